@@ -1,0 +1,74 @@
+# bidlab — on a fresh machine with Python 3.11+ and make, `make report` and `make test` do
+# everything: both create the virtualenv (.venv) on first use.
+#
+#   make setup      create .venv and install bidlab with its dev tools (fast when up to date)
+#   make test       run the whole test suite
+#   make report     write the report for every shipped game (to out/report)
+#   make bench      run the benchmarks (benchmarks/bench.py)
+#   make lint       ruff over the code
+#   make clean      remove build artefacts and output folders (keeps .venv)
+#   make distclean  clean, and remove .venv too
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.setup-stamp
+# Extra pytest arguments, e.g. `make test PYTEST_ARGS=` to run in one process.
+PYTEST_ARGS ?= -n 2
+REPORT_OUT ?= out/report
+MIN_PYTHON := 3.11
+
+.PHONY: help setup test report bench lint clean distclean
+
+help:
+	@sed -n '1,/^$$/p' $(firstword $(MAKEFILE_LIST)) | sed 's/^# \{0,1\}//'
+
+setup: $(STAMP)
+
+# The stamp is newer than pyproject.toml once the install has succeeded for it.
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || { \
+	  echo "make setup: bidlab needs Python $(MIN_PYTHON) or newer, but '$(PYTHON)' is" \
+	       "$$($(PYTHON) --version 2>/dev/null || echo 'not found')." >&2; \
+	  echo "Install Python $(MIN_PYTHON)+ or point make at it: make PYTHON=python3.12 setup" >&2; \
+	  exit 1; }
+	@if [ -x $(BIN)/python ] && ! $(BIN)/python -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then \
+	  echo "make setup: $(VENV) was made with an older Python; run 'make distclean' first" >&2; \
+	  exit 1; fi
+	@[ -x $(BIN)/python ] || { echo "creating $(VENV) with $$($(PYTHON) --version)"; \
+	  $(PYTHON) -m venv $(VENV); }
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@touch $(STAMP)
+	@echo "$(VENV) is ready: $(BIN)/bidlab --help"
+
+test: setup
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# Until the report job exists this writes the full rules of every shipped game.
+# Later: replace the loop with `$(BIN)/bidlab report --out $(REPORT_OUT)`.
+report: setup
+	@mkdir -p $(REPORT_OUT)
+	@set -e; \
+	for game in $$($(BIN)/python -c 'import simulate; print(*simulate.shipped_variants())'); do \
+	  $(BIN)/bidlab rules $$game > $(REPORT_OUT)/rules-$$game.txt; \
+	  echo "wrote $(REPORT_OUT)/rules-$$game.txt"; \
+	done
+
+bench: setup
+	@[ -f benchmarks/bench.py ] || { \
+	  echo "make bench: benchmarks/bench.py does not exist yet; nothing to run" >&2; exit 1; }
+	$(BIN)/python benchmarks/bench.py
+
+lint: setup
+	$(BIN)/ruff check simulate reports tests benchmarks
+
+clean:
+	rm -rf build dist *.egg-info out runs benchmarks/results .pytest_cache .ruff_cache .hypothesis
+	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +
+
+distclean: clean
+	rm -rf $(VENV)

@@ -1,0 +1,5 @@
+"""`python -m simulate ...` is the same as `bidlab ...`."""
+
+from .cli import main
+
+main()
