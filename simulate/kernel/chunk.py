@@ -1,0 +1,85 @@
+"""Chunks of hands: the units of parallel work. Three outputs share one hand loop:
+per-hand records, running summaries (memory flat in the number of hands) and traces.
+
+Each hand draws from its own stream keyed by (seed, hand index), so results do not depend
+on how hands are cut into chunks or spread over threads.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .hand import (H_ALONE, H_CONTRACT, H_MAKER, H_NDEC, H_SIZE, H_TRUMP, H_TURN, H_VOIDED,
+                   S_BID, S_FOOLED, S_SCORE, S_SIZE, S_TRICKS, run_hand)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def run_records(P, tabs, seed, start, count, h, constrained, fixed, forced_trump, play_pol,
+                bid_pol, scratch, hand_out, seat_out, mask_out, captured_out):  # type: ignore[no-untyped-def]
+    n = P[0]
+    hands0, sout, captured, hout = scratch[2], scratch[3], scratch[4], scratch[12]
+    for j in range(count):
+        run_hand(P, tabs, seed, start + j, h, constrained, fixed, forced_trump, play_pol,
+                 bid_pol, scratch, False)
+        for k in range(H_SIZE):
+            hand_out[j, k] = hout[k]
+        for s in range(n):
+            for k in range(S_SIZE):
+                seat_out[j, s, k] = sout[s, k]
+            mask_out[j, s] = hands0[s]
+        mask_out[j, n] = hands0[n]
+        for e in range(captured.shape[0]):
+            captured_out[j, e] = captured[e]
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def run_summary(P, tabs, seed, start, count, h, constrained, fixed, forced_trump, play_pol,
+                bid_pol, scratch, counts, score_sum, score_sq, score_hist, score_min, trumps,
+                events, contracts):  # type: ignore[no-untyped-def]
+    """Accumulate: counts/score sums by [seat, bid, took], score histogram by seat,
+    trump choices, [fooled kings by seat, captures by event and seat], contracts by step."""
+    n = P[0]
+    sout, captured, hout = scratch[3], scratch[4], scratch[12]
+    width = score_hist.shape[1]
+    for j in range(count):
+        run_hand(P, tabs, seed, start + j, h, constrained, fixed, forced_trump, play_pol,
+                 bid_pol, scratch, False)
+        trumps[hout[H_TRUMP]] += 1
+        if hout[H_VOIDED]:
+            contracts[0] += 1
+            continue
+        if hout[H_MAKER] >= 0:
+            contracts[hout[H_CONTRACT]] += 1
+        for s in range(n):
+            b, t, sc = sout[s, S_BID], sout[s, S_TRICKS], sout[s, S_SCORE]
+            counts[s, b, t] += 1
+            score_sum[s, b, t] += sc
+            score_sq[s, b, t] += sc * sc
+            k = min(max(sc - score_min, 0), width - 1)
+            score_hist[s, k] += 1
+            events[0, s] += sout[s, S_FOOLED]
+        for e in range(captured.shape[0]):
+            if captured[e] >= 0:
+                events[1 + e, captured[e]] += 1
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def run_traces(P, tabs, seed, indices, h, constrained, fixed, forced_trump, play_pol, bid_pol,
+               scratch, trace_out, ndec_out, mask_out, turn_out):  # type: ignore[no-untyped-def]
+    n = P[0]
+    hands0, hout, trace = scratch[2], scratch[12], scratch[13]
+    for j in range(indices.shape[0]):
+        run_hand(P, tabs, seed, indices[j], h, constrained, fixed, forced_trump, play_pol,
+                 bid_pol, scratch, True)
+        nd = hout[H_NDEC]
+        ndec_out[j] = nd
+        for i in range(nd):
+            for k in range(3):
+                trace_out[j, i, k] = trace[i, k]
+        for s in range(n + 1):
+            mask_out[j, s] = hands0[s]
+        turn_out[j] = hout[H_TURN]
+
+
+_UNUSED = (H_ALONE, H_CONTRACT, S_BID, np)

@@ -1,0 +1,395 @@
+"""One hand of any game: deal → trump → bids or auction → tricks → score, in one code path.
+
+Everything game-specific comes from the rule tables (P and `tabs`); the loop mirrors the
+reference engine step for step, including the order in which decisions are asked, so a
+trace of decisions can be replayed there. Scratch arrays are allocated once per chunk.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from . import layout as L
+from .bits import popcount
+from .policies import (choose_auction, choose_bid, choose_discard, choose_play, choose_trump,
+                       choose_yes_no)
+from .rng import below, seed_stream
+from .trick import legal_mask, trick_add, trick_reset, trick_winner
+
+ONE = np.uint64(1)
+ZERO = np.uint64(0)
+
+# hout slots
+H_TRUMP, H_MAKER, H_CONTRACT, H_ALONE, H_VOIDED, H_NDEC, H_TURN, H_DEF_ALONE = range(8)
+H_SIZE = 8
+# per-seat output columns
+S_BID, S_TRICKS, S_SCORE, S_FOOLED = range(4)
+S_SIZE = 4
+# where a hand's random streams come from
+SALT_DEAL, SALT_POLICY = 1, 2
+
+
+def make_scratch(n: int, deck: int, max_decisions: int) -> tuple[np.ndarray, ...]:
+    """Per-chunk work arrays (allocated once, reused by every hand of the chunk)."""
+    return (np.zeros(deck, np.int64),            # perm
+            np.zeros(n + 1, np.uint64),          # hands (index n: widow)
+            np.zeros(n + 1, np.uint64),          # hands0: dealt hands and widow
+            np.zeros((n, S_SIZE), np.int64),     # seat outputs
+            np.zeros(L.MAX_EVENTS, np.int64),    # captured-by seat per event
+            np.zeros(16, np.int64),              # trick state
+            np.zeros(16, np.int64),              # trick state copy for policies
+            np.zeros(1, np.uint64),              # deal stream
+            np.zeros(1, np.uint64),              # policy stream
+            np.zeros(n, np.int64),               # unit bids
+            np.zeros(n, np.int64),               # unit tricks
+            np.zeros(n, np.int64),               # unit scores
+            np.zeros(H_SIZE, np.int64),          # hand outputs
+            np.zeros((max_decisions, 3), np.int64))  # trace
+
+
+def max_decisions(n: int, hand_size: int, widow: int, n_steps: int) -> int:
+    return 4 + 2 * n + n * (n_steps + 1) + widow + n * hand_size
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _record(trace, hout, do_trace, kind, seat, value):  # type: ignore[no-untyped-def]
+    if do_trace:
+        k = hout[H_NDEC]
+        trace[k, 0] = kind
+        trace[k, 1] = seat
+        trace[k, 2] = value
+        hout[H_NDEC] = k + 1
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _unit(s, teams):  # type: ignore[no-untyped-def]
+    return s % teams if teams > 0 else s
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def run_hand(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, play_pol, bid_pol,
+             scratch, do_trace):  # type: ignore[no-untyped-def]
+    (eff, power, mech, suit_mask, masks, strength, win_weight, score_t, lose_bonus_t,
+     as_exact_t, all_exact_t, defenders_t, ladder, card_suit) = tabs
+    (perm, hands, hands0, sout, captured, ts, tmp, rs_deal, rs_pol, ubid, utook, uscore,
+     hout, trace) = scratch
+    n = P[L.N_PLAYERS]
+    D = P[L.DECK_SIZE]
+    teams = P[L.TEAMS]
+    wild, foolable, aces = masks[0], masks[1], masks[2]
+    seed_stream(rs_deal, seed, hidx, SALT_DEAL)
+    seed_stream(rs_pol, seed, hidx, SALT_POLICY)
+    for i in range(H_SIZE):
+        hout[i] = -1
+    hout[H_NDEC] = 0
+    hout[H_VOIDED] = 0
+    for s in range(n):
+        for k in range(4):
+            sout[s, k] = 0
+    for e in range(L.MAX_EVENTS):
+        captured[e] = -1
+
+    # ---- deal: partial Fisher-Yates over the cards nobody holds fixed
+    pinned = ZERO
+    for s in range(n):
+        pinned |= fixed[s]
+    size = 0
+    if pinned == ZERO:
+        for c in range(D):
+            perm[c] = c
+        size = D
+    else:
+        for c in range(D):
+            if not (pinned >> np.uint64(c)) & ONE:
+                perm[size] = c
+                size += 1
+    pos = 0
+    for s in range(n):
+        if fixed[s] != ZERO:
+            hands[s] = fixed[s]
+            continue
+        m = ZERO
+        for _ in range(h):
+            k = pos + below(rs_deal, size - pos)
+            c = perm[k]
+            perm[k] = perm[pos]
+            perm[pos] = c
+            m |= ONE << np.uint64(c)
+            pos += 1
+        hands[s] = m
+    m = ZERO
+    for _ in range(P[L.WIDOW]):
+        k = pos + below(rs_deal, size - pos)
+        c = perm[k]
+        perm[k] = perm[pos]
+        perm[pos] = c
+        m |= ONE << np.uint64(c)
+        pos += 1
+    hands[n] = m
+    chooser = P[L.CHOOSER]
+    turn = -1
+    if chooser == L.CH_TURN_UP and pos < size:
+        k = pos + below(rs_deal, size - pos)
+        turn = perm[k]
+        perm[k] = perm[pos]
+        perm[pos] = turn
+        pos += 1
+    hout[H_TURN] = turn
+    for s in range(n + 1):
+        hands0[s] = hands[s]
+
+    # ---- trump
+    trump = forced_trump
+    if chooser == L.CH_FIXED:
+        trump = P[L.FIXED_TRUMP]
+    elif chooser == L.CH_TURN_UP:
+        trump = card_suit[turn] if turn >= 0 else 4
+    elif chooser == L.CH_DEALER:
+        if forced_trump < 0:
+            trump = choose_trump(bid_pol[n - 1], rs_pol, P, hands[n - 1], h, win_weight)
+        _record(trace, hout, do_trace, L.D_TRUMP, n - 1, trump)
+
+    # ---- bidding
+    first = P[L.FIRST_BIDDER]
+    form = P[L.FORM]
+    maker = -1
+    contract = 0
+    alone = -1
+    defender_alone = -1
+    sitting_out = ZERO
+    if form == L.FORM_AUCTION:
+        high = 0
+        high_seat = -1
+        passed = ZERO
+        n_steps = P[L.N_STEPS]
+        i = 0
+        while True:
+            npass = popcount(passed)
+            if high_seat >= 0 and npass == n - 1:
+                break
+            if npass == n:
+                break
+            seat = (first + i) % n
+            i += 1
+            if (passed >> np.uint64(seat)) & ONE:
+                continue
+            action = choose_auction(bid_pol[seat], rs_pol, high, n_steps, ladder, hands[seat],
+                                    P[L.WIDOW], P, win_weight)
+            _record(trace, hout, do_trace, L.D_AUCTION, seat, action)
+            if action == 0:
+                passed |= ONE << np.uint64(seat)
+            else:
+                high = action
+                high_seat = seat
+        if high_seat < 0:
+            mode = P[L.ALL_PASS]
+            if mode == L.AP_JOKER_HOLDER and P[L.ALL_PASS_CARD] >= 0:
+                bit = ONE << np.uint64(P[L.ALL_PASS_CARD])
+                for s in range(n):
+                    if hands[s] & bit:
+                        high_seat = s
+                high = P[L.ALL_PASS_STEP]
+            elif mode == L.AP_STICK_DEALER:
+                high_seat = n - 1
+                high = P[L.STICK_STEP]
+        if high_seat < 0:
+            hout[H_VOIDED] = 1
+            hout[H_TRUMP] = 4 if trump < 0 else trump
+            return
+        maker = high_seat
+        contract = high
+        sout[maker, S_BID] = high
+        hands[maker] |= hands[n]
+        if forced_trump < 0:
+            trump = choose_trump(bid_pol[maker], rs_pol, P, hands[maker], h, win_weight)
+        _record(trace, hout, do_trace, L.D_TRUMP, maker, trump)
+        for _ in range(P[L.DISCARD]):
+            c = choose_discard(bid_pol[maker], rs_pol, hands[maker], trump, strength)
+            _record(trace, hout, do_trace, L.D_DISCARD, maker, c)
+            hands[maker] &= ~(ONE << np.uint64(c))
+        go_alone = ladder[high, 2]
+        if go_alone == 0 and P[L.ALLOW_ALONE]:
+            go_alone = choose_yes_no(bid_pol[maker], rs_pol)
+            _record(trace, hout, do_trace, L.D_ALONE, maker, go_alone)
+        if go_alone:
+            alone = maker
+            for s in range(n):
+                if s != maker and _unit(s, teams) == _unit(maker, teams):
+                    sitting_out |= ONE << np.uint64(s)
+            if P[L.ALLOW_ALONE]:
+                for k in range(1, n):
+                    seat = (maker + k) % n
+                    if _unit(seat, teams) == _unit(maker, teams):
+                        continue
+                    yes = choose_yes_no(bid_pol[seat], rs_pol)
+                    _record(trace, hout, do_trace, L.D_DEFEND_ALONE, seat, yes)
+                    if yes:
+                        defender_alone = seat
+                        for s in range(n):
+                            if s != seat and _unit(s, teams) == _unit(seat, teams):
+                                sitting_out |= ONE << np.uint64(s)
+                        break
+    else:
+        total = 0
+        constraint = P[L.CONSTRAINT] if (constrained and form != L.FORM_SIMULTANEOUS) else 0
+        for j in range(n):
+            seat = first + j if first + j < n else first + j - n
+            if chooser == L.CH_FIRST_BIDDER and j == 0:
+                if forced_trump < 0:
+                    trump = choose_trump(bid_pol[seat], rs_pol, P, hands[seat], h, win_weight)
+                _record(trace, hout, do_trace, L.D_TRUMP, seat, trump)
+            lo, hi, excluded = 0, h, -1
+            last = j == n - 1
+            if constraint == L.CON_HOOK and last:
+                excluded = h - total
+            elif constraint == L.CON_MAX_BET:
+                hi = h - total
+                if last:
+                    lo = hi
+            b = choose_bid(bid_pol[seat], rs_pol, lo, hi, excluded, hands[seat], h, trump,
+                           win_weight)
+            _record(trace, hout, do_trace, L.D_BID, seat, b)
+            sout[seat, S_BID] = b
+            total += b
+
+    # ---- play
+    if defender_alone >= 0:
+        leader = defender_alone
+    elif alone >= 0:
+        leader = (alone + 1) % n
+        if (sitting_out >> np.uint64(leader)) & ONE:
+            leader = (alone + 2) % n
+    elif P[L.FIRST_LEAD] < 0 and maker >= 0:
+        leader = maker
+    else:
+        leader = P[L.FIRST_LEAD] if P[L.FIRST_LEAD] >= 0 else 0
+        while (sitting_out >> np.uint64(leader)) & ONE:
+            leader = (leader + 1) % n
+    active = n - popcount(sitting_out)
+    broken = False
+    breaking = P[L.BREAKING_TRUMP]
+    n_events = P[L.N_EVENTS]
+    for _trick in range(h):
+        trick_reset(ts)
+        tmask = ZERO
+        seat = leader
+        played = 0
+        first_seat = leader
+        while played < active:
+            if not (sitting_out >> np.uint64(seat)) & ONE:
+                legal = legal_mask(hands[seat], ts, trump, broken, breaking, suit_mask, wild)
+                need = 0
+                if play_pol[seat] == L.PLAY_RANDOM:
+                    pass
+                elif maker >= 0:
+                    if _unit(seat, teams) == _unit(maker, teams):
+                        need = ladder[contract, 0]
+                    else:
+                        need = h - ladder[contract, 0] + 1
+                    for s in range(n):
+                        if _unit(s, teams) == _unit(seat, teams):
+                            need -= sout[s, S_TRICKS]
+                else:
+                    for s in range(n):
+                        if _unit(s, teams) == _unit(seat, teams):
+                            need += sout[s, S_BID] - sout[s, S_TRICKS]
+                move = choose_play(play_pol[seat], rs_pol, P, legal, need, ts, tmp, trump, eff,
+                                   power, mech, strength, foolable, aces)
+                c = move & 63
+                _record(trace, hout, do_trace, L.D_PLAY, seat, move)
+                hands[seat] &= ~(ONE << np.uint64(c))
+                tmask |= ONE << np.uint64(c)
+                trick_add(ts, c, move >> 6, trump, eff, power, mech)
+                played += 1
+            seat = seat + 1 if seat + 1 < n else 0
+        if trump < 4 and (tmask & suit_mask[trump, trump]) != ZERO:
+            broken = True
+        pos, fooled = trick_winner(ts, foolable)
+        # position in the trick → seat, skipping players who sit out
+        if sitting_out == ZERO:
+            winner = first_seat + pos
+            if winner >= n:
+                winner -= n
+        else:
+            winner = first_seat
+            k = 0
+            while True:
+                if not (sitting_out >> np.uint64(winner)) & ONE:
+                    if k == pos:
+                        break
+                    k += 1
+                winner = winner + 1 if winner + 1 < n else 0
+        sout[winner, S_TRICKS] += 1
+        sout[winner, S_FOOLED] += fooled
+        for e in range(n_events):
+            if (tmask >> np.uint64(P[L.EVENT0 + 3 * e])) & ONE:
+                captured[e] = winner
+        leader = winner
+
+    # ---- score
+    n_units = teams if teams > 0 else n
+    for u in range(n_units):
+        ubid[u] = 0
+        utook[u] = 0
+        uscore[u] = 0
+    for s in range(n):
+        u = _unit(s, teams)
+        ubid[u] += sout[s, S_BID]
+        utook[u] += sout[s, S_TRICKS]
+    if P[L.KIND] == 1:
+        mu = _unit(maker, teams)
+        need_t = ladder[contract, 0]
+        mult = ladder[contract, 1]
+        if alone >= 0 and _unit(alone, teams) == mu:
+            mult *= P[L.ALONE_MULT]
+        for u in range(n_units):
+            if u == mu:
+                uscore[u] = mult * score_t[h, need_t, utook[u]]
+            else:
+                uscore[u] = defenders_t[h, utook[u]]
+    else:
+        all_exact = True
+        for u in range(n_units):
+            uscore[u] = score_t[h, ubid[u], utook[u]]
+            if ubid[u] != utook[u]:
+                all_exact = False
+        if all_exact:
+            for u in range(n_units):
+                if P[L.STARS]:
+                    uscore[u] = 0
+                elif P[L.HAS_ALL_EXACT]:
+                    uscore[u] = all_exact_t[h, ubid[u], utook[u]]
+        fool_points = P[L.FOOL_POINTS]
+        for s in range(n):
+            u = _unit(s, teams)
+            if sout[s, S_FOOLED] > 0 and (P[L.FOOL_NEEDS_EXACT] == 0 or ubid[u] == utook[u]):
+                uscore[u] += fool_points * sout[s, S_FOOLED]
+        zeroed = ZERO
+        for e in range(n_events):
+            s = captured[e]
+            if s < 0:
+                continue
+            u = _unit(s, teams)
+            effect = P[L.EVENT0 + 3 * e + 1]
+            b, t = ubid[u], utook[u]
+            if effect == L.EV_ADD:
+                uscore[u] += P[L.EVENT0 + 3 * e + 2]
+            elif effect == L.EV_LOSE_BONUS:
+                if b == t:
+                    uscore[u] += lose_bonus_t[h, b, t] - score_t[h, b, t]
+            elif effect == L.EV_AS_EXACT:
+                if b != t:
+                    uscore[u] += as_exact_t[h, b, t] - score_t[h, b, t]
+            else:
+                zeroed |= ONE << np.uint64(u)
+        for u in range(n_units):
+            if (zeroed >> np.uint64(u)) & ONE:
+                uscore[u] = 0
+    for s in range(n):
+        sout[s, S_SCORE] = uscore[_unit(s, teams)]
+    hout[H_TRUMP] = trump
+    hout[H_MAKER] = maker
+    hout[H_CONTRACT] = contract
+    hout[H_ALONE] = alone
+    hout[H_DEF_ALONE] = defender_alone
