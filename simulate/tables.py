@@ -43,11 +43,16 @@ class RuleTables:
     defenders: np.ndarray    # int64[H+1, H+1] contract: defenders' score by took
     ladder: np.ndarray       # int64[S+1, 3]: tricks, multiplier, alone per step (row 0 unused)
     card_suit: np.ndarray    # int64[D] printed suit, 4 for specials (turn-up trump)
+    srank: np.ndarray        # int64[5, D] position of each card in the strength order
+    by_rank: np.ndarray      # int64[5, 64] card at each position of the strength order
+    beaters: np.ndarray      # uint64[5, D] cards that would take a trick led by... best card
+
 
     def as_tuple(self) -> tuple[np.ndarray, ...]:
         return (self.eff, self.power, self.mech, self.suit_mask, self.masks, self.strength,
                 self.win_weight, self.score, self.lose_bonus, self.as_exact, self.all_exact,
-                self.defenders, self.ladder, self.card_suit)
+                self.defenders, self.ladder, self.card_suit, self.srank, self.by_rank,
+                self.beaters)
 
 
 def compile_tables(v: Variant) -> RuleTables:
@@ -139,8 +144,45 @@ def _compile(v: Variant) -> RuleTables:
     for k, step in enumerate(v.ladder, start=1):
         ladder[k] = (step.tricks, step.multiplier, int(step.alone))
     card_suit = np.array([4 if c.special else c.suit for c in v.cards.cards], dtype=np.int64)
+    srank = np.zeros((5, D), dtype=np.int64)
+    by_rank = np.zeros((5, 64), dtype=np.int64)
+    for t in range(5):
+        order = sorted(range(D), key=lambda c: (strength[t, c], c))
+        for r, c in enumerate(order):
+            srank[t, c], by_rank[t, r] = r, c
+    beaters = _beaters(v, eff, power, mech)
     return RuleTables(P, eff, power, mech, suit_mask, masks, strength, win_weight, score,
-                      lose_bonus, as_exact, all_exact, defenders, ladder, card_suit)
+                      lose_bonus, as_exact, all_exact, defenders, ladder, card_suit, srank,
+                      by_rank, beaters)
+
+
+def _beaters(v: Variant, eff: np.ndarray, power: np.ndarray, mech: np.ndarray) -> np.ndarray:
+    """beaters[t, b]: the cards that would take a trick whose best card so far is b, while
+    no special mechanic is in the trick yet (the kernel's fast path for greedy play)."""
+    D = len(v.cards)
+    out = np.zeros((5, D), dtype=np.uint64)
+    for t in range(5):
+        for b in range(D):
+            s = eff[t, b]
+            if s < 0:
+                continue
+            b_trump = t != NT and s == t
+            m = 0
+            for c in range(D):
+                mc, cs = mech[t, c], eff[t, c]
+                if mc in (ALWAYS_WINS, LAST_PLAYED_WINS):
+                    beats = True
+                elif mc == FOOLS_KING:
+                    beats = v.foolable[b]
+                elif cs < 0:
+                    beats = False
+                elif t != NT and cs == t and not b_trump:
+                    beats = True
+                else:
+                    beats = cs == s and power[t, c] > power[t, b]
+                m |= int(beats) << c
+            out[t, b] = m
+    return out
 
 
 def _step_for(v: Variant, tricks: int) -> int:

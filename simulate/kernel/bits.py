@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+from llvmlite import binding as llvm
 from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
@@ -36,13 +37,48 @@ def lowest_bit_index(typingctx, x):  # type: ignore[no-untyped-def]
     return sig, codegen
 
 
+@intrinsic
+def lowest_bit_index_reversed(typingctx, x):  # type: ignore[no-untyped-def]
+    """Leading zeros (llvm.ctlz): 63 minus the index of the highest set bit; x != 0."""
+    if not isinstance(x, types.Integer):
+        return None
+    sig = types.int64(x)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        value = builder.ctlz(args[0], ir.Constant(ir.IntType(1), 1))
+        return builder.zext(value, ir.IntType(64)) if x.bitwidth < 64 else value
+
+    return sig, codegen
+
+
 ONE = np.uint64(1)
+HAS_PDEP = "+bmi2" in llvm.get_host_cpu_features().flatten().split(",")
 
 
-@njit(cache=True, inline="always", _nrt=False)
-def nth_set_bit(mask, k):  # type: ignore[no-untyped-def]
-    """Index of the k-th (0-based) set bit of mask, lowest first."""
-    m = mask
-    for _ in range(k):
-        m &= m - ONE
-    return lowest_bit_index(m)
+@intrinsic
+def _pdep(typingctx, src, mask):  # type: ignore[no-untyped-def]
+    """Parallel bit deposit (x86 BMI2): scatters the low bits of src to the set bits of mask."""
+    sig = types.uint64(types.uint64, types.uint64)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        i64 = ir.IntType(64)
+        fn = builder.module.declare_intrinsic("llvm.x86.bmi.pdep.64", fnty=ir.FunctionType(
+            i64, [i64, i64]))
+        return builder.call(fn, args)
+
+    return sig, codegen
+
+
+if HAS_PDEP:
+    @njit(cache=True, inline="always", _nrt=False, error_model="numpy")
+    def nth_set_bit(mask, k):  # type: ignore[no-untyped-def]
+        """Index of the k-th (0-based) set bit of mask, lowest first."""
+        return lowest_bit_index(_pdep(ONE << np.uint64(k), mask))
+else:
+    @njit(cache=True, inline="always", _nrt=False, error_model="numpy")
+    def nth_set_bit(mask, k):  # type: ignore[no-untyped-def]
+        """Index of the k-th (0-based) set bit of mask, lowest first."""
+        m = mask
+        for _ in range(k):
+            m &= m - ONE
+        return lowest_bit_index(m)

@@ -7,14 +7,25 @@ on how hands are cut into chunks or spread over threads.
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
-from .hand import (H_ALONE, H_CONTRACT, H_MAKER, H_NDEC, H_SIZE, H_TRUMP, H_TURN, H_VOIDED,
-                   S_BID, S_FOOLED, S_SCORE, S_SIZE, S_TRICKS, run_hand)
+from .hand import (
+    H_CONTRACT,
+    H_MAKER,
+    H_NDEC,
+    H_SIZE,
+    H_TRUMP,
+    H_VOIDED,
+    S_BID,
+    S_FOOLED,
+    S_SCORE,
+    S_SIZE,
+    S_TRICKS,
+    run_hand,
+)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True, _nrt=False, error_model="numpy")
 def run_records(P, tabs, seed, start, count, h, constrained, fixed, forced_trump, play_pol,
                 bid_pol, scratch, hand_out, seat_out, mask_out, captured_out):  # type: ignore[no-untyped-def]
     n = P[0]
@@ -33,7 +44,7 @@ def run_records(P, tabs, seed, start, count, h, constrained, fixed, forced_trump
             captured_out[j, e] = captured[e]
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True, _nrt=False, error_model="numpy")
 def run_summary(P, tabs, seed, start, count, h, constrained, fixed, forced_trump, play_pol,
                 bid_pol, scratch, counts, score_sum, score_sq, score_hist, score_min, trumps,
                 events, contracts):  # type: ignore[no-untyped-def]
@@ -64,11 +75,13 @@ def run_summary(P, tabs, seed, start, count, h, constrained, fixed, forced_trump
                 events[1 + e, captured[e]] += 1
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True, _nrt=False, error_model="numpy")
 def run_traces(P, tabs, seed, indices, h, constrained, fixed, forced_trump, play_pol, bid_pol,
-               scratch, trace_out, ndec_out, mask_out, turn_out):  # type: ignore[no-untyped-def]
+               scratch, trace_out, ndec_out, hand_out, seat_out, mask_out, captured_out):  # type: ignore[no-untyped-def]
+    """Replay chosen hands with every decision recorded, plus their ordinary outputs."""
     n = P[0]
-    hands0, hout, trace = scratch[2], scratch[12], scratch[13]
+    hands0, sout, captured, hout, trace = (scratch[2], scratch[3], scratch[4], scratch[12],
+                                           scratch[13])
     for j in range(indices.shape[0]):
         run_hand(P, tabs, seed, indices[j], h, constrained, fixed, forced_trump, play_pol,
                  bid_pol, scratch, True)
@@ -77,9 +90,12 @@ def run_traces(P, tabs, seed, indices, h, constrained, fixed, forced_trump, play
         for i in range(nd):
             for k in range(3):
                 trace_out[j, i, k] = trace[i, k]
+        for k in range(H_SIZE):
+            hand_out[j, k] = hout[k]
+        for s in range(n):
+            for k in range(S_SIZE):
+                seat_out[j, s, k] = sout[s, k]
         for s in range(n + 1):
             mask_out[j, s] = hands0[s]
-        turn_out[j] = hout[H_TURN]
-
-
-_UNUSED = (H_ALONE, H_CONTRACT, S_BID, np)
+        for e in range(captured.shape[0]):
+            captured_out[j, e] = captured[e]

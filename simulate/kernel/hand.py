@@ -12,8 +12,14 @@ from numba import njit
 
 from . import layout as L
 from .bits import popcount
-from .policies import (choose_auction, choose_bid, choose_discard, choose_play, choose_trump,
-                       choose_yes_no)
+from .policies import (
+    choose_auction,
+    choose_bid,
+    choose_discard,
+    choose_play,
+    choose_trump,
+    choose_yes_no,
+)
 from .rng import below, seed_stream
 from .trick import legal_mask, trick_add, trick_reset, trick_winner
 
@@ -52,7 +58,7 @@ def max_decisions(n: int, hand_size: int, widow: int, n_steps: int) -> int:
     return 4 + 2 * n + n * (n_steps + 1) + widow + n * hand_size
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, inline="always", _nrt=False, error_model="numpy")
 def _record(trace, hout, do_trace, kind, seat, value):  # type: ignore[no-untyped-def]
     if do_trace:
         k = hout[H_NDEC]
@@ -62,16 +68,16 @@ def _record(trace, hout, do_trace, kind, seat, value):  # type: ignore[no-untype
         hout[H_NDEC] = k + 1
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, inline="always", _nrt=False, error_model="numpy")
 def _unit(s, teams):  # type: ignore[no-untyped-def]
     return s % teams if teams > 0 else s
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True, _nrt=False, error_model="numpy")
 def run_hand(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, play_pol, bid_pol,
              scratch, do_trace):  # type: ignore[no-untyped-def]
     (eff, power, mech, suit_mask, masks, strength, win_weight, score_t, lose_bonus_t,
-     as_exact_t, all_exact_t, defenders_t, ladder, card_suit) = tabs
+     as_exact_t, all_exact_t, defenders_t, ladder, card_suit, srank, by_rank, beaters) = tabs
     (perm, hands, hands0, sout, captured, ts, tmp, rs_deal, rs_pol, ubid, utook, uscore,
      hout, trace) = scratch
     n = P[L.N_PLAYERS]
@@ -282,6 +288,8 @@ def run_hand(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, play_pol,
                 need = 0
                 if play_pol[seat] == L.PLAY_RANDOM:
                     pass
+                elif teams == 0 and maker < 0:
+                    need = sout[seat, S_BID] - sout[seat, S_TRICKS]
                 elif maker >= 0:
                     if _unit(seat, teams) == _unit(maker, teams):
                         need = ladder[contract, 0]
@@ -294,8 +302,8 @@ def run_hand(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, play_pol,
                     for s in range(n):
                         if _unit(s, teams) == _unit(seat, teams):
                             need += sout[s, S_BID] - sout[s, S_TRICKS]
-                move = choose_play(play_pol[seat], rs_pol, P, legal, need, ts, tmp, trump, eff,
-                                   power, mech, strength, foolable, aces)
+                move = choose_play(play_pol[seat], rs_pol, P, legal, need, ts, trump, eff,
+                                   power, mech, srank, by_rank, beaters, foolable, aces)
                 c = move & 63
                 _record(trace, hout, do_trace, L.D_PLAY, seat, move)
                 hands[seat] &= ~(ONE << np.uint64(c))

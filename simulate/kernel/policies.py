@@ -11,16 +11,25 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bits import lowest_bit_index, nth_set_bit, popcount
-from .layout import (ACE_CHOICE, BID_GREEDY, N_TRUMP_CHOICES, PLAY_GREEDY, TRUMP_CHOICE0)
+from .bits import lowest_bit_index, lowest_bit_index_reversed, nth_set_bit, popcount
+from .layout import ACE_CHOICE, BID_GREEDY, M_IF_LED, N_TRUMP_CHOICES, PLAY_GREEDY, TRUMP_CHOICE0
 from .rng import below
-from .trick import TS_COUNT, TS_SIZE, trick_add, trick_winner
+from .trick import (
+    TS_ALWAYS,
+    TS_BEST,
+    TS_BEST_CARD,
+    TS_COUNT,
+    TS_FOOL,
+    TS_LAST,
+    TS_LEAD_MECH,
+    would_win,
+)
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, inline="always", _nrt=False, error_model="numpy")
 def hand_weight(hand, h, t, win_weight):  # type: ignore[no-untyped-def]
     total = 0.0
     m = hand
@@ -31,7 +40,7 @@ def hand_weight(hand, h, t, win_weight):  # type: ignore[no-untyped-def]
     return total
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, inline="always", _nrt=False, error_model="numpy")
 def choose_trump(pol, rs, P, hand, h, win_weight):  # type: ignore[no-untyped-def]
     k = P[N_TRUMP_CHOICES]
     if pol == BID_GREEDY:
@@ -45,7 +54,7 @@ def choose_trump(pol, rs, P, hand, h, win_weight):  # type: ignore[no-untyped-de
     return P[TRUMP_CHOICE0 + below(rs, k)]
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, inline="always", _nrt=False, error_model="numpy")
 def choose_bid(pol, rs, lo, hi, excluded, hand, h, t, win_weight):  # type: ignore[no-untyped-def]
     """A bid in lo..hi other than `excluded` (-1 when nothing is excluded)."""
     if pol == BID_GREEDY:
@@ -67,7 +76,7 @@ def choose_bid(pol, rs, lo, hi, excluded, hand, h, t, win_weight):  # type: igno
     return b
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, inline="always", _nrt=False, error_model="numpy")
 def choose_auction(pol, rs, high, n_steps, ladder, hand, widow_n, P, win_weight):  # type: ignore[no-untyped-def]
     """0 = pass, else a ladder step above `high`."""
     if pol == BID_GREEDY:
@@ -87,7 +96,7 @@ def choose_auction(pol, rs, high, n_steps, ladder, hand, widow_n, P, win_weight)
     return 0 if k == 0 else high + k
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, inline="always", _nrt=False, error_model="numpy")
 def choose_discard(pol, rs, hand, t, strength):  # type: ignore[no-untyped-def]
     if pol == BID_GREEDY:
         best, best_s = -1, 1 << 40
@@ -101,48 +110,59 @@ def choose_discard(pol, rs, hand, t, strength):  # type: ignore[no-untyped-def]
     return nth_set_bit(hand, below(rs, popcount(hand)))
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, inline="always", _nrt=False, error_model="numpy")
 def choose_yes_no(pol, rs):  # type: ignore[no-untyped-def]
     if pol == BID_GREEDY:
         return 0
     return below(rs, 2)
 
 
-@njit(cache=True, inline="always", _nrt=False)
-def choose_play(pol, rs, P, legal, need, ts, tmp, t, eff, power, mech, strength, foolable, aces):  # type: ignore[no-untyped-def]
+@njit(cache=True, inline="always", _nrt=False, error_model="numpy")
+def _extreme(mask, t, srank, by_rank, highest):  # type: ignore[no-untyped-def]
+    """The card of mask that comes first (or last) in the strength order."""
+    rm = ZERO
+    m = mask
+    while m != ZERO:
+        c = lowest_bit_index(m)
+        m &= m - ONE
+        rm |= ONE << np.uint64(srank[t, c])
+    if highest:
+        return by_rank[t, 63 - lowest_bit_index_reversed(rm)]
+    return by_rank[t, lowest_bit_index(rm)]
+
+
+@njit(cache=True, inline="always", _nrt=False, error_model="numpy")
+def choose_play(pol, rs, P, legal, need, ts, t, eff, power, mech, srank, by_rank, beaters,
+                foolable, aces):  # type: ignore[no-untyped-def]
     """A card and its declaration: returns card + 64 * low."""
     ace_choice = P[ACE_CHOICE]
     if pol == PLAY_GREEDY:
-        leading = ts[TS_COUNT] == 0
         want_win = need > 0
-        best, best_s, fallback, fallback_s = -1, 0, -1, 0
-        m = legal
-        while m != ZERO:
-            c = lowest_bit_index(m)
-            m &= m - ONE
-            s = strength[t, c]
-            low = 1 if (ace_choice and not want_win and (aces >> np.uint64(c)) & ONE) else 0
-            if leading:
-                # lead the strongest card when short of the bid, the weakest once it is made
-                if best < 0 or (want_win and s > best_s) or (not want_win and s < best_s):
-                    best, best_s = c, s
-                continue
-            for i in range(TS_SIZE):
-                tmp[i] = ts[i]
-            trick_add(tmp, c, low, t, eff, power, mech)
-            pos, _ = trick_winner(tmp, foolable)
-            wins = pos == ts[TS_COUNT]
-            if want_win:
-                if wins and (best < 0 or s < best_s):
-                    best, best_s = c, s
-                if fallback < 0 or s < fallback_s:
-                    fallback, fallback_s = c, s
+        if ts[TS_COUNT] == 0:
+            # lead the strongest card when short of the bid, the weakest once it is made
+            card = _extreme(legal, t, srank, by_rank, want_win)
+        else:
+            if ts[TS_BEST] >= 0 and ts[TS_LAST] < 0 and ts[TS_ALWAYS] < 0 and \
+                    ts[TS_FOOL] < 0 and ts[TS_LEAD_MECH] != M_IF_LED and \
+                    (want_win or not ace_choice):
+                winners = legal & beaters[t, ts[TS_BEST_CARD]]
             else:
-                if not wins and (best < 0 or s > best_s):
-                    best, best_s = c, s
-                if fallback < 0 or s > fallback_s:
-                    fallback, fallback_s = c, s
-        card = best if best >= 0 else fallback
+                winners = ZERO
+                m = legal
+                while m != ZERO:
+                    c = lowest_bit_index(m)
+                    m &= m - ONE
+                    low = 1 if (ace_choice and not want_win and (aces >> np.uint64(c)) & ONE) \
+                        else 0
+                    if would_win(ts, c, low, t, eff, power, mech, foolable):
+                        winners |= ONE << np.uint64(c)
+            if want_win:
+                # win as cheaply as possible, or throw the cheapest card
+                card = _extreme(winners if winners != ZERO else legal, t, srank, by_rank, False)
+            else:
+                # lose with the highest card that can lose, or win with the highest
+                losers = legal & ~winners
+                card = _extreme(losers if losers != ZERO else legal, t, srank, by_rank, True)
         low = 1 if (ace_choice and not want_win and (aces >> np.uint64(card)) & ONE) else 0
         return card + 64 * low
     n_cards = popcount(legal)

@@ -18,27 +18,27 @@ LOW32 = np.uint64(0xFFFFFFFF)
 TWO32 = np.uint64(1 << 32)
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, inline="always", _nrt=False, error_model="numpy")
 def mix64(z):  # type: ignore[no-untyped-def]
     z = (z ^ (z >> S30)) * MIX1
     z = (z ^ (z >> S27)) * MIX2
     return z ^ (z >> S31)
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, inline="always", _nrt=False, error_model="numpy")
 def seed_stream(rs, seed, hand_index, salt):  # type: ignore[no-untyped-def]
     """Start the stream of one hand (salt separates streams used for different purposes)."""
     rs[0] = mix64(mix64(np.uint64(seed) ^ mix64(np.uint64(salt) * GOLDEN)) +
                   np.uint64(hand_index) * GOLDEN)
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, inline="always", _nrt=False, error_model="numpy")
 def next64(rs):  # type: ignore[no-untyped-def]
     rs[0] += GOLDEN
     return mix64(rs[0])
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, inline="always", _nrt=False, error_model="numpy")
 def below(rs, r):  # type: ignore[no-untyped-def]
     """Uniform integer in [0, r) for 1 <= r <= 2**32."""
     ru = np.uint64(r)
@@ -52,6 +52,6 @@ def below(rs, r):  # type: ignore[no-untyped-def]
     return np.int64(m >> S32)
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, inline="always", _nrt=False, error_model="numpy")
 def uniform01(rs):  # type: ignore[no-untyped-def]
     return np.float64(next64(rs) >> np.uint64(11)) * (1.0 / 9007199254740992.0)

@@ -18,7 +18,7 @@ ONE = np.uint64(1)
 ZERO = np.uint64(0)
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, inline="always", _nrt=False, error_model="numpy")
 def trick_reset(ts):  # type: ignore[no-untyped-def]
     ts[TS_COUNT] = 0
     ts[TS_LEAD_MECH] = -1
@@ -32,7 +32,7 @@ def trick_reset(ts):  # type: ignore[no-untyped-def]
     ts[TS_FOOL] = -1
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, inline="always", _nrt=False, error_model="numpy")
 def trick_add(ts, c, low, t, eff, power, mech):  # type: ignore[no-untyped-def]
     """Add card c (declared low if `low`) under trump t."""
     pos = ts[TS_COUNT]
@@ -68,7 +68,7 @@ def trick_add(ts, c, low, t, eff, power, mech):  # type: ignore[no-untyped-def]
     ts[TS_COUNT] = pos + 1
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, inline="always", _nrt=False, error_model="numpy")
 def trick_winner(ts, foolable):  # type: ignore[no-untyped-def]
     """(position in the trick of the winner, 1 if a King was fooled)."""
     if ts[TS_LEAD_MECH] == M_IF_LED:
@@ -84,7 +84,7 @@ def trick_winner(ts, foolable):  # type: ignore[no-untyped-def]
     return ts[TS_BEST], 0
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, inline="always", _nrt=False, error_model="numpy")
 def legal_mask(hand, ts, t, broken, breaking, suit_mask, wild):  # type: ignore[no-untyped-def]
     if ts[TS_COUNT] == 0:
         if breaking and t < 4 and not broken:
@@ -101,3 +101,38 @@ def legal_mask(hand, ts, t, broken, breaking, suit_mask, wild):  # type: ignore[
     if follow == ZERO:
         return hand
     return follow | (hand & wild)
+
+
+@njit(cache=True, inline="always", _nrt=False, error_model="numpy")
+def would_win(ts, c, low, t, eff, power, mech, foolable):  # type: ignore[no-untyped-def]
+    """Whether card c, added now to a non-empty trick, would be its winner (as things stand)."""
+    if ts[TS_LEAD_MECH] == M_IF_LED:
+        return False
+    m = mech[t, c]
+    if m == M_LAST:
+        return True
+    if ts[TS_LAST] >= 0:
+        return False
+    if m == M_ALWAYS:
+        return ts[TS_ALWAYS] < 0
+    if ts[TS_ALWAYS] >= 0:
+        return False
+    if m == M_FOOL:
+        return ts[TS_FOOL] < 0 and ts[TS_BEST] >= 0 and \
+            ((foolable >> np.uint64(ts[TS_BEST_CARD])) & ONE) != ZERO
+    s = eff[t, c]
+    if s < 0:
+        return False
+    ls = ts[TS_LS] if ts[TS_LS] >= 0 else s
+    cls = 2 if (t < 4 and s == t) else (1 if s == ls else 0)
+    if cls == 0:
+        return False
+    pw = power[t, c]
+    if low:
+        pw = 99 if cls == 2 else -1
+    if ts[TS_BEST] >= 0 and (cls < ts[TS_BEST_CLASS] or
+                             (cls == ts[TS_BEST_CLASS] and pw < ts[TS_BEST_POW])):
+        return False
+    if ts[TS_FOOL] >= 0 and ((foolable >> np.uint64(c)) & ONE) != ZERO:
+        return False
+    return True

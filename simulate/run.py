@@ -1,0 +1,255 @@
+"""Cut work into chunks, run them on local threads, merge the results in chunk order.
+
+A chunk is (first hand index, count). Hands draw from streams keyed by their own index, so
+chunk size and thread count never change a result; merging sums integers or concatenates
+in hand order.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from . import policies
+from .cards import NT, TRUMP_NAMES
+from .errors import BidlabInputError
+from .kernel import layout as L
+from .kernel.hand import H_SIZE, S_SIZE, make_scratch, max_decisions
+from .kernel.layout import MAX_EVENTS
+from .results import HandConfig, HandResults
+from .tables import RuleTables, compile_tables
+from .variant import Variant
+
+DEFAULT_CHUNK = 1 << 16
+
+
+def _positive_int(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value <= 0:
+        raise BidlabInputError(f"{what} must be a positive whole number, got {value!r}")
+    return int(value)
+
+
+def _seed(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or \
+            not 0 <= value < 2**63:
+        raise BidlabInputError(f"seed must be a whole number from 0 to 2**63-1, got {value!r}")
+    return int(value)
+
+
+def resolve_fixed(v: Variant, hand_size: int, fixed: Mapping[int, Any] | None) -> np.ndarray:
+    """{seat: cards} → per-seat masks; every fixed hand must be a full hand of this deck."""
+    masks = np.zeros(v.players, dtype=np.uint64)
+    if not fixed:
+        return masks
+    taken: list[int] = []
+    for seat, cards in fixed.items():
+        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or \
+                not 0 <= seat < v.players:
+            raise BidlabInputError(f"fixed: seat {seat!r} is not a seat; allowed: 0 to "
+                                   f"{v.players - 1} (0 = dealer's left, {v.players - 1} = dealer)")
+        idx = v.cards.parse_hand(cards, f"fixed hand of seat {seat}", exclude=taken)
+        if len(idx) != hand_size:
+            raise BidlabInputError(f"fixed hand of seat {seat}: {len(idx)} cards given, a hand "
+                                   f"of this round holds {hand_size}")
+        taken.extend(idx)
+        masks[seat] = np.uint64(v.cards.mask(idx))
+    return masks
+
+
+def resolve_trump(v: Variant, trump: str | int | None) -> int:
+    if trump is None:
+        return -1
+    t = v.trump_index(trump)
+    if v.trump_chooser == "fixed":
+        return -1
+    if v.trump_chooser == "turn_up":
+        raise BidlabInputError(
+            f"trump cannot be forced in {v.name}: it is the turned-up card (set trump=spades "
+            "to play with a fixed trump)")
+    return t
+
+
+def effective_round(v: Variant, hand_size: int, round_index: int | None) -> tuple[int | None, bool]:
+    """(round of the schedule these hands stand for, whether the bid constraint applies).
+
+    Without a round, the first round of that size stands; a size outside the schedule
+    follows the reference engine's default (the constraint applies if it has one).
+    """
+    from .reference.rules import constraint_active
+
+    if round_index is None:
+        rounds = [i for i, h in enumerate(v.schedule) if h == hand_size]
+        round_index = rounds[0] if rounds else None
+    elif isinstance(round_index, bool) or not isinstance(round_index, int) or \
+            not 0 <= round_index < len(v.schedule):
+        raise BidlabInputError(f"round {round_index!r} is not a round of {v.name}; allowed: 0 to "
+                               f"{len(v.schedule) - 1}")
+    elif v.schedule[round_index] != hand_size:
+        raise BidlabInputError(f"round {round_index} of {v.name} deals {v.schedule[round_index]} "
+                               f"cards, not {hand_size}")
+    return round_index, constraint_active(v, round_index)
+
+
+@dataclass
+class Job:
+    """Everything a chunk needs, validated and turned into kernel arguments."""
+
+    v: Variant
+    tables: RuleTables
+    config: HandConfig
+    fixed: np.ndarray
+    forced_trump: int
+    play_pol: np.ndarray
+    bid_pol: np.ndarray
+    constrained: bool
+
+    def args(self) -> tuple[Any, ...]:
+        c = self.config
+        return (self.tables.P, self.tables.as_tuple(), np.uint64(c.seed), c.hand_size,
+                self.constrained, self.fixed, self.forced_trump, self.play_pol, self.bid_pol)
+
+    def scratch(self) -> tuple[np.ndarray, ...]:
+        v = self.v
+        return make_scratch(v.players, len(v.cards),
+                            max_decisions(v.players, self.config.hand_size,
+                                          int(v.rule("deal.widow", 0) or 0), len(v.ladder)))
+
+
+def make_job(v: Variant, hand_size: int, hands: int, seed: int, play: str | Sequence[str],
+             bid: str | Sequence[str], trump: str | int | None, fixed: Mapping[int, Any] | None,
+             round_index: int | None) -> Job:
+    v.check_hand_size(hand_size)
+    hands = _positive_int(hands, "hands")
+    seed = _seed(seed)
+    play_ids = policies.resolve("play", play, v.players)
+    bid_ids = policies.resolve("bid", bid, v.players)
+    forced = resolve_trump(v, trump)
+    fixed_masks = resolve_fixed(v, hand_size, fixed)
+    round_index, constrained = effective_round(v, hand_size, round_index)
+    names_play = [play] * v.players if isinstance(play, str) else list(play)
+    names_bid = [bid] * v.players if isinstance(bid, str) else list(bid)
+    config = HandConfig(v.canonical, hand_size, hands, seed, tuple(names_play), tuple(names_bid),
+                        None if forced < 0 else TRUMP_NAMES[forced],
+                        {int(s): v.cards.names_of_mask(int(m)) for s, m in enumerate(fixed_masks)
+                         if m}, round_index, constrained)
+    return Job(v, compile_tables(v), config, fixed_masks, forced, np.array(play_ids, np.int64),
+               np.array(bid_ids, np.int64), constrained)
+
+
+def chunks(total: int, size: int) -> list[tuple[int, int]]:
+    return [(s, min(size, total - s)) for s in range(0, total, size)]
+
+
+def _workers(workers: int | None) -> int:
+    if workers is None:
+        return max(1, os.cpu_count() or 1)
+    return _positive_int(workers, "workers")
+
+
+def run_local(n_chunks: int, work: Callable[[int], Any], workers: int,
+              progress: Callable[[int], None] | None = None) -> list[Any]:
+    """Run work(i) for every chunk on a thread pool; results come back in chunk order."""
+    if workers == 1 or n_chunks == 1:
+        out = []
+        for i in range(n_chunks):
+            out.append(work(i))
+            if progress:
+                progress(i)
+        return out
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(work, i) for i in range(n_chunks)]
+        out = []
+        for i, f in enumerate(futures):
+            out.append(f.result())
+            if progress:
+                progress(i)
+        return out
+
+
+def simulate_hands(v: Variant, hand_size: int, hands: int, seed: int = 0,
+                   play: str | Sequence[str] = "greedy", bid: str | Sequence[str] = "greedy",
+                   trump: str | int | None = None, fixed: Mapping[int, Any] | None = None,
+                   keep: str = "records", workers: int | None = None,
+                   round_index: int | None = None, chunk_size: int = DEFAULT_CHUNK,
+                   progress: bool = False) -> HandResults:
+    """Deal and play `hands` hands of one round size with fixed policies.
+
+    keep="records": one row per (hand, seat); keep="summary": counts and score sums by seat,
+    bid and tricks, with memory that does not grow with the number of hands.
+    """
+    from .kernel.chunk import run_records, run_summary
+
+    if keep not in ("records", "summary"):
+        raise BidlabInputError(f"keep={keep!r}; allowed: records, summary")
+    job = make_job(v, hand_size, hands, seed, play, bid, trump, fixed, round_index)
+    chunk_size = _positive_int(chunk_size, "chunk_size")
+    plan = chunks(job.config.hands, chunk_size)
+    n_workers = _workers(workers)
+    args = job.args()
+    n = v.players
+    bar = _progress_bar(job.config.hands, progress)
+    tick = (lambda i: bar.update(plan[i][1])) if bar else None
+    try:
+        if keep == "records":
+            total = job.config.hands
+            hand_out = np.empty((total, H_SIZE), np.int64)
+            seat_out = np.empty((total, n, S_SIZE), np.int64)
+            mask_out = np.empty((total, n + 1), np.uint64)
+            cap_out = np.empty((total, MAX_EVENTS), np.int64)
+
+            def work(i: int) -> None:
+                start, count = plan[i]
+                sl = slice(start, start + count)
+                run_records(args[0], args[1], args[2], start, count, *args[3:], job.scratch(),
+                            hand_out[sl], seat_out[sl], mask_out[sl], cap_out[sl])
+
+            run_local(len(plan), work, n_workers, tick)
+            return HandResults(v, job.config, job, records_data=(hand_out, seat_out, mask_out,
+                                                                 cap_out))
+        P = job.tables.P
+        B, H = int(P[L.MAX_BID]), int(P[L.MAX_HAND])
+        smin, smax = _score_range(job.tables)
+
+        def work_summary(i: int) -> tuple[np.ndarray, ...]:
+            start, count = plan[i]
+            acc = _summary_arrays(n, B, H, smax - smin + 1, len(v.ladder))
+            run_summary(args[0], args[1], args[2], start, count, *args[3:], job.scratch(),
+                        *acc[:4], smin, *acc[4:])
+            return acc
+
+        parts = run_local(len(plan), work_summary, n_workers, tick)
+        merged = [np.sum([p[k] for p in parts], axis=0) for k in range(len(parts[0]))]
+        return HandResults(v, job.config, job, summary_data=tuple(merged), score_min=smin)
+    finally:
+        if bar:
+            bar.close()
+
+
+def _summary_arrays(n: int, B: int, H: int, width: int, steps: int) -> tuple[np.ndarray, ...]:
+    return (np.zeros((n, B + 1, H + 1), np.int64), np.zeros((n, B + 1, H + 1), np.int64),
+            np.zeros((n, B + 1, H + 1), np.int64), np.zeros((n, width), np.int64),
+            np.zeros(NT + 1, np.int64), np.zeros((1 + MAX_EVENTS, n), np.int64),
+            np.zeros(steps + 1, np.int64))
+
+
+def _score_range(t: RuleTables) -> tuple[int, int]:
+    P = t.P
+    mult = int(max(1, t.ladder[:, 1].max() if len(t.ladder) else 1)) * int(max(1, P[L.ALONE_MULT]))
+    tables = [t.score, t.lose_bonus, t.as_exact, t.all_exact, t.defenders]
+    lo = min(0, min(int(x.min()) for x in tables)) * mult
+    hi = max(int(x.max()) for x in tables) * mult
+    hi += int(P[L.FOOL_POINTS]) * int(P[L.MAX_HAND])
+    hi += sum(max(0, int(P[L.EVENT0 + 3 * e + 2])) for e in range(int(P[L.N_EVENTS])))
+    return lo, hi
+
+
+def _progress_bar(total: int, enabled: bool) -> Any:
+    if not enabled:
+        return None
+    from tqdm import tqdm
+    return tqdm(total=total, unit="hand", unit_scale=True, smoothing=0.1, mininterval=0.5)
