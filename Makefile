@@ -58,10 +58,14 @@ report: setup
 	  echo "wrote $(REPORT_OUT)/rules-$$game.txt"; \
 	done
 
-bench: setup
-	@[ -f benchmarks/bench.py ] || { \
-	  echo "make bench: benchmarks/bench.py does not exist yet; nothing to run" >&2; exit 1; }
-	$(BIN)/python benchmarks/bench.py
+# The peer (OpenSpiel) is installed only for the benchmark: the `bench` extra.
+BENCH_STAMP := $(VENV)/.bench-stamp
+$(BENCH_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[bench]'
+	@touch $(BENCH_STAMP)
+
+bench: setup $(BENCH_STAMP)
+	$(BIN)/python benchmarks/bench.py $(BENCH_ARGS)
 
 lint: setup
 	$(BIN)/ruff check simulate reports tests benchmarks

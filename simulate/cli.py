@@ -122,6 +122,80 @@ def rules(v: Variant) -> None:
     click.echo(describe_rules(v))
 
 
+def _parse_fixed(items: Iterable[str]) -> dict[int, str]:
+    fixed: dict[int, str] = {}
+    for item in items:
+        seat, sep, cards = item.partition(":")
+        if not sep or not seat.strip().isdigit():
+            raise BidlabInputError(f"--fixed {item!r}: write SEAT:CARDS, e.g. --fixed '2:AS KS 9H'")
+        fixed[int(seat)] = cards
+    return fixed
+
+
+@cli.command()
+@variant_options
+@click.option("--hand-size", "-h", "hand_size", type=int, default=None,
+              help="Cards per player (default: the largest hand of the schedule).")
+@click.option("--hands", "-n", type=int, default=1_000_000, show_default=True,
+              help="Number of hands to deal and play.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--play", default="greedy", show_default=True, help="Play policy.")
+@click.option("--bid", default="greedy", show_default=True, help="Bid policy.")
+@click.option("--trump", default=None, help="Force trump (S H D C NT) where a player chooses.")
+@click.option("--fixed", multiple=True, metavar="SEAT:CARDS",
+              help="Fix a seat's cards, e.g. '2:HIJO AS KS 9H 10D' (seat 0 = dealer's left).")
+@click.option("--round", "round_index", type=int, default=None,
+              help="Which round of the schedule (matters for HyJack's Max Bet).")
+@click.option("--workers", type=int, default=None, help="Threads (default: all cores).")
+@click.option("--out", type=click.Path(dir_okay=False), default=None,
+              help="Write one row per (hand, seat) to a .parquet or .csv file.")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bar (default: on when writing to a terminal).")
+def simulate(v: Variant, hand_size: int | None, hands: int, seed: int, play: str, bid: str,
+             trump: str | None, fixed: tuple[str, ...], round_index: int | None,
+             workers: int | None, out: str | None, progress: bool | None) -> None:
+    """Deal and play hands of VARIANT with fixed policies; print tricks and scores by seat."""
+    from .run import simulate_hands
+
+    if out is not None and not out.endswith((".parquet", ".csv")):
+        raise BidlabInputError(f"--out {out!r}: the file must end in .parquet or .csv")
+    size = hand_size if hand_size is not None else max(v.schedule)
+    show = sys.stderr.isatty() if progress is None else progress
+    res = simulate_hands(v, size, hands, seed=seed, play=play, bid=bid, trump=trump,
+                         fixed=_parse_fixed(fixed), keep="records" if out else "summary",
+                         workers=workers, round_index=round_index, progress=show)
+    click.echo(f"{v.canonical}: {hands:,} hands of {size} cards, seed {seed}, "
+               f"play={play}, bid={bid}")
+    dist = res.trick_distribution()
+    summary = res.summary
+    click.echo("seat  " + " ".join(f"{'P(' + str(k) + ')':>7s}" for k in range(size + 1))
+               + "   mean tricks  mean score")
+    for seat in range(v.players):
+        rows = summary[summary.seat == seat]
+        n = rows.n.sum()
+        tricks = (rows.n * rows.tricks).sum() / max(n, 1)
+        score = (rows.n * rows.score_mean).sum() / max(n, 1)
+        probs = " ".join(f"{dist.loc[seat, f'P{k}']:7.4f}" for k in range(size + 1))
+        who = " (dealer)" if seat == v.players - 1 else ""
+        click.echo(f"{seat:>4d}  {probs}   {tricks:11.3f}  {score:10.3f}{who}")
+    if out:
+        from .results import write_table
+        write_table(res.records, out)
+        click.echo(f"wrote {out}")
+
+
+@cli.command()
+@click.option("--quick", is_flag=True, help="Fewer repeats and smaller runs.")
+@click.option("--full", is_flag=True, help="Also measure summary memory at 1e8 and 1e9 hands.")
+@click.option("--out", default="benchmarks/results", show_default=True,
+              help="Folder for the JSON results.")
+def bench(quick: bool, full: bool, out: str) -> None:
+    """Measure hands per second against targets and peers (OpenSpiel, the reference engine)."""
+    from .bench import run_benchmark
+
+    run_benchmark(quick=quick, full=full, out_dir=out, echo=click.echo)
+
+
 # ----- `bidlab rules` text -------------------------------------------------------------------
 
 WIDTH = 96

@@ -251,3 +251,24 @@ class HandResults:
 
 def _cards(mask: int) -> list[int]:
     return [i for i in range(64) if mask >> i & 1]
+
+
+def write_table(df: pd.DataFrame, path: str) -> None:
+    """Write atomically (temporary file, then rename): an interrupted write leaves nothing."""
+    import os
+    import tempfile
+
+    folder = os.path.dirname(os.path.abspath(path))
+    os.makedirs(folder, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=folder, suffix=".part")
+    os.close(fd)
+    try:
+        if path.endswith(".csv"):
+            df.to_csv(tmp, index=False)
+        else:
+            df.to_parquet(tmp, index=False)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        raise

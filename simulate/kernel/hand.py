@@ -12,6 +12,7 @@ from numba import njit
 
 from . import layout as L
 from .bits import popcount
+from .deal import _draw, deal_cards
 from .policies import (
     choose_auction,
     choose_bid,
@@ -20,7 +21,7 @@ from .policies import (
     choose_trump,
     choose_yes_no,
 )
-from .rng import below, seed_stream
+from .rng import seed_stream
 from .trick import legal_mask, trick_add, trick_reset, trick_winner
 
 ONE = np.uint64(1)
@@ -81,7 +82,6 @@ def run_hand(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, play_pol,
     (perm, hands, hands0, sout, captured, ts, tmp, rs_deal, rs_pol, ubid, utook, uscore,
      hout, trace) = scratch
     n = P[L.N_PLAYERS]
-    D = P[L.DECK_SIZE]
     teams = P[L.TEAMS]
     wild, foolable, aces = masks[0], masks[1], masks[2]
     seed_stream(rs_deal, seed, hidx, SALT_DEAL)
@@ -96,50 +96,12 @@ def run_hand(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, play_pol,
     for e in range(L.MAX_EVENTS):
         captured[e] = -1
 
-    # ---- deal: partial Fisher-Yates over the cards nobody holds fixed
-    pinned = ZERO
-    for s in range(n):
-        pinned |= fixed[s]
-    size = 0
-    if pinned == ZERO:
-        for c in range(D):
-            perm[c] = c
-        size = D
-    else:
-        for c in range(D):
-            if not (pinned >> np.uint64(c)) & ONE:
-                perm[size] = c
-                size += 1
-    pos = 0
-    for s in range(n):
-        if fixed[s] != ZERO:
-            hands[s] = fixed[s]
-            continue
-        m = ZERO
-        for _ in range(h):
-            k = pos + below(rs_deal, size - pos)
-            c = perm[k]
-            perm[k] = perm[pos]
-            perm[pos] = c
-            m |= ONE << np.uint64(c)
-            pos += 1
-        hands[s] = m
-    m = ZERO
-    for _ in range(P[L.WIDOW]):
-        k = pos + below(rs_deal, size - pos)
-        c = perm[k]
-        perm[k] = perm[pos]
-        perm[pos] = c
-        m |= ONE << np.uint64(c)
-        pos += 1
-    hands[n] = m
+    # ---- deal
+    pos, size = deal_cards(P, rs_deal, perm, hands, fixed, h)
     chooser = P[L.CHOOSER]
     turn = -1
     if chooser == L.CH_TURN_UP and pos < size:
-        k = pos + below(rs_deal, size - pos)
-        turn = perm[k]
-        perm[k] = perm[pos]
-        perm[pos] = turn
+        turn = _draw(rs_deal, perm, pos, size)
         pos += 1
     hout[H_TURN] = turn
     for s in range(n + 1):

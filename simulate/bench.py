@@ -1,0 +1,276 @@
+"""The benchmark: fixed workloads, medians over repeats, ratios against peers, JSON out.
+
+Speed here is a measurement, not a test. Every figure is hands (or deals) per second,
+median over repeats, measured in one run on this machine; ratios compare runs made
+side by side in that same run. Peers: OpenSpiel's C++ Oh Hell (uniform random bots through
+`pyspiel.evaluate_bots`, one process per core) and bidlab's own reference engine.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timezone
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+TARGETS = {
+    "oh_hell 4p x7 random": 3_000_000,
+    "oh_hell 4p x10 greedy": 1_500_000,
+    "deal only 4p x10": 15_000_000,
+}
+SEED_GAME_TARGET, MANY_PLAYERS_TARGET = 1_000_000, 600_000
+
+
+@dataclass
+class Row:
+    name: str
+    rate: float                     # median per second
+    unit: str = "hands/s"
+    repeats: list[float] = field(default_factory=list)
+    target: float | None = None
+    note: str = ""
+
+    @property
+    def met(self) -> bool | None:
+        return None if self.target is None else self.rate >= self.target
+
+
+def _median_rate(run: Callable[[], int], repeats: int) -> list[float]:
+    rates = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        done = run()
+        rates.append(done / (time.perf_counter() - t))
+    return rates
+
+
+def _kernel_row(name: str, game: str, players: int, hand_size: int, policy: str,
+                hands: int, repeats: int, target: float | None, **options: Any) -> Row:
+    import simulate as sim
+    from simulate.run import simulate_hands
+
+    v = sim.load_variant(game, players=players, **options)
+    simulate_hands(v, hand_size, 10_000, seed=0, play=policy, bid=policy, keep="summary")
+
+    def run() -> int:
+        simulate_hands(v, hand_size, hands, seed=1, play=policy, bid=policy, keep="summary",
+                       workers=2)
+        return hands
+
+    rates = _median_rate(run, repeats)
+    return Row(name, statistics.median(rates), repeats=rates, target=target,
+               note=f"{v.canonical}, {hand_size} cards, {policy}, 2 threads")
+
+
+def _deal_row(repeats: int) -> Row:
+    from concurrent.futures import ThreadPoolExecutor
+
+    import simulate as sim
+    from simulate.kernel.deal import run_deals
+    from simulate.tables import compile_tables
+
+    v = sim.load_variant("oh_hell", players=4)
+    P = compile_tables(v).P
+    fixed = np.zeros(4, np.uint64)
+    count = 20_000_000
+
+    def half(start: int) -> None:
+        run_deals(P, np.uint64(1), start, count // 2, 10, fixed, np.zeros(64, np.int64),
+                  np.zeros(5, np.uint64), np.zeros(1, np.uint64))
+
+    half(0)
+
+    def run() -> int:
+        with ThreadPoolExecutor(2) as pool:
+            list(pool.map(half, [0, count // 2]))
+        return count
+
+    rates = _median_rate(run, repeats)
+    return Row("deal only 4p x10", statistics.median(rates), "deals/s", rates,
+               TARGETS["deal only 4p x10"], "partial Fisher-Yates, 2 threads")
+
+
+def _reference_row(seconds: float) -> Row:
+    import random
+
+    import simulate as sim
+    from simulate.reference.engine import RandomPolicy, simulate_hand
+
+    v = sim.load_variant("oh_hell", players=4)
+    rng = random.Random(1)
+    pols = [RandomPolicy(rng) for _ in range(4)]
+    done, t = 0, time.perf_counter()
+    while time.perf_counter() - t < seconds:
+        simulate_hand(v, 7, pols, rng)
+        done += 1
+    rate = done / (time.perf_counter() - t)
+    return Row("reference engine oh_hell 4p x7 random", rate, repeats=[rate],
+               note="pure Python, 1 core")
+
+
+def _openspiel_worker(seconds: float, seed: int) -> float:
+    import pyspiel
+
+    game = pyspiel.load_game("oh_hell", {"players": 4, "num_tricks_fixed": 7})
+    bots = [pyspiel.make_uniform_random_bot(p, seed + p) for p in range(4)]
+    done, t = 0, time.perf_counter()
+    while time.perf_counter() - t < seconds:
+        pyspiel.evaluate_bots(game.new_initial_state(), bots, seed + done)
+        done += 1
+    return done / (time.perf_counter() - t)
+
+
+def _openspiel_rows(seconds: float, repeats: int) -> list[Row]:
+    try:
+        import pyspiel  # noqa: F401
+    except ImportError:
+        return [Row("OpenSpiel oh_hell 4p x7 random", float("nan"),
+                    note="open-spiel not installed: pip install -e '.[bench]'")]
+    ctx = get_context("spawn")
+    one, two = [], []
+    with ctx.Pool(2) as pool:
+        for r in range(repeats):
+            one.append(pool.apply(_openspiel_worker, (seconds, 100 * r)))
+            two.append(sum(pool.starmap(_openspiel_worker,
+                                        [(seconds, 100 * r), (seconds, 100 * r + 50)])))
+    return [Row("OpenSpiel oh_hell 4p x7 random, 1 core", statistics.median(one), repeats=one,
+                note="C++ game and bots via pyspiel.evaluate_bots"),
+            Row("OpenSpiel oh_hell 4p x7 random, 2 cores", statistics.median(two), repeats=two,
+                note="two processes side by side")]
+
+
+def _subprocess_probe(code: str, env: dict[str, str]) -> dict[str, Any]:
+    t = time.perf_counter()
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         check=True)
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    result["wall_s"] = time.perf_counter() - t
+    return result
+
+
+PROBE = """
+import json, resource, time, sys
+t = time.perf_counter()
+import simulate as sim
+from simulate.run import simulate_hands
+v = sim.load_variant("oh_hell", players=4)
+res = simulate_hands(v, 7, {hands}, seed=0, play="random", bid="random", keep="summary")
+print(json.dumps({{"first_result_s": time.perf_counter() - t,
+                  "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                  "hands": int(res.counts.sum()) // 4}}))
+"""
+
+
+def _startup_and_memory(memory_hands: list[int]) -> dict[str, Any]:
+    env = dict(os.environ)
+    with tempfile.TemporaryDirectory() as cache:
+        env["BIDLAB_CACHE_DIR"] = cache
+        env.pop("NUMBA_CACHE_DIR", None)
+        cold = _subprocess_probe(PROBE.format(hands=1000), env)
+        warm = _subprocess_probe(PROBE.format(hands=1000), env)
+        memory = [_subprocess_probe(PROBE.format(hands=h), env) for h in memory_hands]
+    cli_start = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "simulate", "--version"], check=True,
+                   capture_output=True)
+    return {"cold_compile_s": cold["first_result_s"], "cold_wall_s": cold["wall_s"],
+            "warm_start_s": warm["first_result_s"], "warm_wall_s": warm["wall_s"],
+            "cli_version_s": time.perf_counter() - cli_start,
+            "summary_peak_rss_mb": {str(m["hands"]): round(m["peak_rss_mb"], 1)
+                                    for m in memory}}
+
+
+def run_benchmark(quick: bool = False, full: bool = False, out_dir: str | Path | None = None,
+                  echo: Callable[[str], None] = print) -> dict[str, Any]:
+    repeats = 3 if quick else 5
+    scale = 1 if not quick else 4
+    rows: list[Row] = []
+    echo("bidlab benchmark: medians over %d repeats, 2 threads unless noted" % repeats)
+    rows.append(_kernel_row("oh_hell 4p x7 random", "oh_hell", 4, 7, "random",
+                            8_000_000 // scale, repeats, TARGETS["oh_hell 4p x7 random"]))
+    rows.append(_kernel_row("oh_hell 4p x7 greedy", "oh_hell", 4, 7, "greedy",
+                            4_000_000 // scale, repeats, None))
+    rows.append(_kernel_row("oh_hell 4p x10 greedy", "oh_hell", 4, 10, "greedy",
+                            4_000_000 // scale, repeats, TARGETS["oh_hell 4p x10 greedy"]))
+    import simulate as sim
+
+    for game in ("hoffer", "horseshoes", "hyjack", "hasenpfeffer", "kings_and_fools"):
+        v = sim.load_variant(game)
+        rows.append(_kernel_row(f"{game} {v.players}p x{max(v.schedule)} greedy", game,
+                                v.players, max(v.schedule), "greedy", 4_000_000 // scale,
+                                repeats, SEED_GAME_TARGET))
+    rows.append(_kernel_row("horseshoes 6p x8 greedy", "horseshoes", 6, 8, "greedy",
+                            2_000_000 // scale, repeats, MANY_PLAYERS_TARGET))
+    rows.append(_kernel_row("kings_and_fools 7p x7 greedy", "kings_and_fools", 7, 7, "greedy",
+                            2_000_000 // scale, repeats, MANY_PLAYERS_TARGET))
+    rows.append(_deal_row(repeats))
+    rows.append(_reference_row(2.0 if quick else 5.0))
+    rows.extend(_openspiel_rows(1.0 if quick else 3.0, repeats))
+    for row in rows:
+        echo(_format_row(row))
+
+    ours = next(r for r in rows if r.name == "oh_hell 4p x7 random").rate
+    ratios = {}
+    for row in rows:
+        if row.name.startswith("OpenSpiel") or row.name.startswith("reference"):
+            if row.rate == row.rate and row.rate > 0:
+                ratios[f"bidlab 2 threads / {row.name}"] = ours / row.rate
+    echo("")
+    for k, r in ratios.items():
+        echo(f"  ratio  {k:<62s} {r:10.1f}x")
+
+    echo("\nstart-up and memory (fresh kernel cache, then warm; summary mode)")
+    memory_hands = [10**5, 10**6, 10**7] + ([10**8, 10**9] if full else [])
+    sm = _startup_and_memory(memory_hands)
+    echo(f"  cold compile to first result  {sm['cold_compile_s']:7.1f} s   (target <= 60 s)")
+    echo(f"  warm start to first result    {sm['warm_start_s']:7.2f} s   (target <= 2 s)")
+    echo(f"  bidlab --version              {sm['cli_version_s']:7.2f} s")
+    for hands, mb in sm["summary_peak_rss_mb"].items():
+        echo(f"  peak memory, {int(hands):>13,} hands in summary mode: {mb:8.1f} MB")
+
+    report = {
+        "when": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "machine": {"python": platform.python_version(), "cpu_count": os.cpu_count(),
+                    "platform": platform.platform(), "processor": _cpu_name()},
+        "rows": [asdict(r) | {"met": r.met} for r in rows],
+        "ratios": ratios,
+        "startup_memory": sm,
+        "max_rss_mb_this_process": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    }
+    out_dir = Path(out_dir or "benchmarks/results")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / f"bench-{datetime.now().strftime('%Y%m%d-%H%M%S')}.json"
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(report, indent=2))
+    tmp.replace(path)
+    echo(f"\nwrote {path}")
+    return report
+
+
+def _format_row(row: Row) -> str:
+    target = "" if row.target is None else f"target {row.target:>12,.0f}  " + \
+        ("met" if row.met else "MISSED")
+    rate = "n/a" if row.rate != row.rate else f"{row.rate:14,.0f}"
+    return f"  {row.name:<44s} {rate:>14s} {row.unit:<8s} {target}"
+
+
+def _cpu_name() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor()
