@@ -19,7 +19,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
@@ -197,7 +197,7 @@ def run_benchmark(quick: bool = False, full: bool = False, out_dir: str | Path |
     repeats = 3 if quick else 5
     scale = 1 if not quick else 4
     rows: list[Row] = []
-    echo("bidlab benchmark: medians over %d repeats, 2 threads unless noted" % repeats)
+    echo(f"bidlab benchmark: medians over {repeats} repeats, 2 threads unless noted")
     rows.append(_kernel_row("oh_hell 4p x7 random", "oh_hell", 4, 7, "random",
                             8_000_000 // scale, repeats, TARGETS["oh_hell 4p x7 random"]))
     rows.append(_kernel_row("oh_hell 4p x7 greedy", "oh_hell", 4, 7, "greedy",
@@ -241,7 +241,7 @@ def run_benchmark(quick: bool = False, full: bool = False, out_dir: str | Path |
         echo(f"  peak memory, {int(hands):>13,} hands in summary mode: {mb:8.1f} MB")
 
     report = {
-        "when": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "when": datetime.now(UTC).isoformat(timespec="seconds"),
         "machine": {"python": platform.python_version(), "cpu_count": os.cpu_count(),
                     "platform": platform.platform(), "processor": _cpu_name()},
         "rows": [asdict(r) | {"met": r.met} for r in rows],

@@ -78,7 +78,9 @@ def _eval_array(node: ast.AST, env: Mapping[str, Any]) -> Any:
         return env[node.id]
     if isinstance(node, ast.UnaryOp):
         v = _eval_array(node.operand, env)
-        return -v if isinstance(node.op, ast.USub) else (np.logical_not(v) if isinstance(node.op, ast.Not) else v)
+        if isinstance(node.op, ast.USub):
+            return -v
+        return np.logical_not(v) if isinstance(node.op, ast.Not) else v
     if isinstance(node, ast.BinOp):
         a, b = _eval_array(node.left, env), _eval_array(node.right, env)
         ops = {ast.Add: np.add, ast.Sub: np.subtract, ast.Mult: np.multiply,

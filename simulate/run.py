@@ -61,16 +61,28 @@ def resolve_fixed(v: Variant, hand_size: int, fixed: Mapping[int, Any] | None) -
     return masks
 
 
-def resolve_trump(v: Variant, trump: str | int | None) -> int:
+def resolve_trump(v: Variant, trump: str | int | None, hand_size: int,
+                  fixed: np.ndarray) -> int:
+    """Kernel code of a forced trump (-1 for none). With a turned-up trump, forcing it
+    conditions the deal on the turn-up, so it must be possible at all."""
     if trump is None:
         return -1
     t = v.trump_index(trump)
     if v.trump_chooser == "fixed":
         return -1
     if v.trump_chooser == "turn_up":
-        raise BidlabInputError(
-            f"trump cannot be forced in {v.name}: it is the turned-up card (set trump=spades "
-            "to play with a fixed trump)")
+        undealt = len(v.cards) - hand_size * v.players - int(v.rule("deal.widow", 0) or 0)
+        pinned = int(np.bitwise_or.reduce(fixed)) if len(fixed) else 0
+        if t == NT and undealt > 0:
+            raise BidlabInputError(
+                f"trump NT cannot be forced with {hand_size} cards: in {v.name} the trump is the "
+                f"turned-up card and {undealt} cards are left to turn up")
+        if t != NT and (undealt == 0 or not any(
+                not c.special and c.suit == t and not pinned >> i & 1
+                for i, c in enumerate(v.cards.cards))):
+            raise BidlabInputError(
+                f"trump {TRUMP_NAMES[t]} cannot be forced with {hand_size} cards in {v.name}: "
+                "no card of that suit can be turned up")
     return t
 
 
@@ -128,8 +140,8 @@ def make_job(v: Variant, hand_size: int, hands: int, seed: int, play: str | Sequ
     seed = _seed(seed)
     play_ids = policies.resolve("play", play, v.players)
     bid_ids = policies.resolve("bid", bid, v.players)
-    forced = resolve_trump(v, trump)
     fixed_masks = resolve_fixed(v, hand_size, fixed)
+    forced = resolve_trump(v, trump, hand_size, fixed_masks)
     round_index, constrained = effective_round(v, hand_size, round_index)
     names_play = [play] * v.players if isinstance(play, str) else list(play)
     names_bid = [bid] * v.players if isinstance(bid, str) else list(bid)

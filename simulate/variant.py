@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from . import schema
-from .cards import NT, SAME_COLOUR, SUITS, TRUMP_NAMES, Card, Deck, RANK_VALUES, parse_card
+from .cards import NT, RANK_VALUES, SAME_COLOUR, SUITS, TRUMP_NAMES, Card, Deck, parse_card
 from .errors import BidlabInputError
 from .expr import compile_expression, evaluate
 
@@ -418,7 +418,12 @@ class _Resolver:
     def value(self, kind: str, value: Any, where: str, allowed: Any = None) -> Any:
         if kind in ("int", "bool"):
             if isinstance(value, str):
-                value = evaluate(value, self.env, f"{self.label}: {where}")
+                try:
+                    value = evaluate(value, self.env, f"{self.label}: {where}")
+                except BidlabInputError as exc:
+                    if str(exc).startswith(self.label):
+                        raise
+                    raise _fail(self.label, f"{where}: {exc}") from None
             if kind == "int":
                 if isinstance(value, bool) or not isinstance(value, int):
                     raise _fail(self.label, f"{where}={value!r} must be a whole number")
@@ -444,7 +449,10 @@ class _Resolver:
         if kind == "expr":
             if isinstance(value, bool) or not isinstance(value, (str, int)):
                 raise _fail(self.label, f"{where}={value!r} must be a formula in quotes")
-            compile_expression(str(value))
+            try:
+                compile_expression(str(value))
+            except BidlabInputError as exc:
+                raise _fail(self.label, f"{where}: {exc}") from None
             return str(value)
         return value
 
@@ -623,7 +631,7 @@ def _assemble(rules: dict[str, Any], raw: bytes, label: str, path: Path, name: s
         elif shape == "up_down":
             schedule = up + down
         else:
-            schedule = list(reversed(up)) + list(reversed(down))
+            schedule = list(reversed(up)) + (up if repeat else up[1:])   # M..1..M
     if start < 1:
         raise _fail(label, f"[deal] start={start}: a hand needs at least 1 card")
     if peak * players + widow > len(deck):

@@ -44,7 +44,7 @@ def test_simulate_writes_records(tmp_path: Path) -> None:
     (["simulate", "hoffer", "--play", "genius"], "unknown play policy"),
     (["simulate", "hoffer", "-h", "2", "--fixed", "0:AS AS"], "more times"),
     (["simulate", "hoffer", "-h", "2", "--fixed", "zero:AS KS"], "SEAT:CARDS"),
-    (["simulate", "oh_hell", "--trump", "H"], "turned-up"),
+    (["simulate", "oh_hell", "-h", "5", "--trump", "NT"], "NT cannot be forced"),
     (["simulate", "hoffer", "--out", "x.txt"], ".parquet or .csv"),
 ])
 def test_simulate_bad_input(args: list[str], needle: str, capsys: pytest.CaptureFixture[str],

@@ -175,8 +175,26 @@ def test_bad_simulation_input(kwargs: dict, needle: str) -> None:
         simulate_hands(v, 5, **args)
 
 
-def test_bad_hand_size_and_turn_up_trump() -> None:
+def test_bad_hand_size_and_impossible_turn_up_trump() -> None:
     with pytest.raises(sim.BidlabInputError, match="cannot be dealt"):
         simulate_hands(sim.load_variant("hoffer", players=4), 7, 10)
-    with pytest.raises(sim.BidlabInputError, match="turned-up"):
-        simulate_hands(sim.load_variant("oh_hell", players=4), 5, 10, trump="H")
+    oh = sim.load_variant("oh_hell", players=4)
+    with pytest.raises(sim.BidlabInputError, match="NT cannot be forced"):
+        simulate_hands(oh, 5, 10, trump="NT")
+    with pytest.raises(sim.BidlabInputError, match="no card of that suit"):
+        simulate_hands(oh, 13, 10, trump="H")
+
+
+def test_forced_turn_up_trump_conditions_the_deal() -> None:
+    oh = sim.load_variant("oh_hell", players=4)
+    res = simulate_hands(oh, 5, 3_000, seed=2, trump="H", fixed={0: "AH KH QH JH 10H"})
+    df = res.records
+    assert (df.trump == "H").all()
+    traces = res.traces(300)
+    for rec in traces:
+        assert oh.cards.cards[rec.stock[0]].suit == 1   # the turned-up card is a heart
+        assert replay_hand(oh, rec) == []
+    # conditioning moves hearts out of the other hands: fewer than the unconditioned share
+    others = df[df.seat != 0].cards.str.count("H(?: |$)").mean()
+    free = simulate_hands(oh, 5, 3_000, seed=2, fixed={0: "AH KH QH JH 10H"}).records
+    assert others < free[free.seat != 0].cards.str.count("H(?: |$)").mean()

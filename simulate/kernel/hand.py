@@ -97,12 +97,17 @@ def run_hand(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, play_pol,
         captured[e] = -1
 
     # ---- deal
-    pos, size = deal_cards(P, rs_deal, perm, hands, fixed, h)
     chooser = P[L.CHOOSER]
-    turn = -1
-    if chooser == L.CH_TURN_UP and pos < size:
-        turn = _draw(rs_deal, perm, pos, size)
-        pos += 1
+    while True:
+        pos, size = deal_cards(P, rs_deal, perm, hands, fixed, h)
+        turn = -1
+        if chooser == L.CH_TURN_UP and pos < size:
+            turn = _draw(rs_deal, perm, pos, size)
+            pos += 1
+        # a forced turn-up trump is a condition on the deal: deal again until it holds
+        if chooser != L.CH_TURN_UP or forced_trump < 0 or \
+                (turn >= 0 and card_suit[turn] == forced_trump) or (turn < 0 and forced_trump == 4):
+            break
     hout[H_TURN] = turn
     for s in range(n + 1):
         hands0[s] = hands[s]
@@ -112,7 +117,7 @@ def run_hand(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, play_pol,
     if chooser == L.CH_FIXED:
         trump = P[L.FIXED_TRUMP]
     elif chooser == L.CH_TURN_UP:
-        trump = card_suit[turn] if turn >= 0 else 4
+        trump = card_suit[turn] if turn >= 0 else 4  # equals forced_trump when one is forced
     elif chooser == L.CH_DEALER:
         if forced_trump < 0:
             trump = choose_trump(bid_pol[n - 1], rs_pol, P, hands[n - 1], h, win_weight)
@@ -336,6 +341,7 @@ def run_hand(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, play_pol,
             if sout[s, S_FOOLED] > 0 and (P[L.FOOL_NEEDS_EXACT] == 0 or ubid[u] == utook[u]):
                 uscore[u] += fool_points * sout[s, S_FOOLED]
         zeroed = ZERO
+        granted = ZERO
         for e in range(n_events):
             s = captured[e]
             if s < 0:
@@ -348,9 +354,13 @@ def run_hand(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, play_pol,
             elif effect == L.EV_LOSE_BONUS:
                 if b == t:
                     uscore[u] += lose_bonus_t[h, b, t] - score_t[h, b, t]
+                elif (granted >> np.uint64(u)) & ONE:
+                    # applied after an as_exact grant, it takes that bonus back (A-HJ-7)
+                    uscore[u] += lose_bonus_t[h, t, t] - as_exact_t[h, b, t]
             elif effect == L.EV_AS_EXACT:
                 if b != t:
                     uscore[u] += as_exact_t[h, b, t] - score_t[h, b, t]
+                    granted |= ONE << np.uint64(u)
             else:
                 zeroed |= ONE << np.uint64(u)
         for u in range(n_units):

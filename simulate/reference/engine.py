@@ -363,14 +363,17 @@ def replay_hand(v: Variant, record: HandRecord) -> list[str]:
     if any(len(h) != record.hand_size for h in record.hands):
         problems.append(f"a hand does not hold {record.hand_size} cards")
         return problems
-    script = ScriptedPolicy(record.decisions)
+    # Star spending is a game-level decision that play_game appends after the hand; a hand
+    # replay checks only the decisions the hand itself asks for.
+    in_hand = [d for d in record.decisions if d[0] != SPEND_STAR]
+    script = ScriptedPolicy(in_hand)
     try:
         again = play_hand(v, record.hand_size, record.hands, record.widow, record.stock,
                           [script] * v.players, record.round_index)
     except IllegalDecision as exc:
         return [str(exc)]
-    if script.position != len(record.decisions):
-        problems.append(f"{len(record.decisions) - script.position} recorded decisions left over")
+    if script.position != len(in_hand):
+        problems.append(f"{len(in_hand) - script.position} recorded decisions left over")
     mine, theirs = again.outcome(), record.outcome()
     for key, value in mine.items():
         if theirs[key] != value:
@@ -439,8 +442,13 @@ def play_game(v: Variant, policies: Sequence[Policy], rng: random.Random,
             peak = max(v.schedule)
             size, step = 2, 1
             cap = int(v.rule("end.tiebreak_cap", 50))
+            tied_only = v.rule("end.tiebreak_participants", "all") == "tied_only" and not v.teams
             while len(leaders) > 1 and tiebreaks < cap:
-                play_round(min(size, peak), None)
+                if tied_only and len(leaders) < n:
+                    _tied_round(v, policies, rng, first_dealer + len(hands), min(size, peak),
+                                sorted(s for u in leaders for s in u), totals, hands, dealers)
+                else:
+                    play_round(min(size, peak), None)
                 tiebreaks += 1
                 if size >= peak:
                     step = -1
@@ -472,7 +480,32 @@ def play_game(v: Variant, policies: Sequence[Policy], rng: random.Random,
                         best = [u for u in best if maker_abs in u] or best
                     winners = sorted(s for u in best for s in u)
                 break
+    if not winners and len(hands) >= max_hands:
+        winners = sorted(s for u in _leaders(v, totals, units) for s in u)  # safety cap reached
     return GameRecord(first_dealer, hands, dealers, totals, winners, len(hands), stars, tiebreaks)
+
+
+def _tied_round(v: Variant, policies: Sequence[Policy], rng: random.Random, turn: int,
+                size: int, tied: list[int], totals: list[int], hands: list[HandRecord],
+                dealers: list[int]) -> None:
+    """A tie-break round for the tied players only (tiebreak_participants=tied_only).
+
+    The deal passes left as usual; the tied players sit in their clockwise order from the
+    dealer's left, and the last of them deals this smaller hand. The hand's record holds
+    only their seats, so it replays with the same game loaded for len(tied) players.
+    """
+    from ..variant import load_variant
+
+    n = v.players
+    dealer = turn % n
+    order = [(dealer + 1 + k) % n for k in range(n)]
+    seats = [a for a in order if a in tied]
+    sub = load_variant(v.path, players=len(seats), **v.options)
+    rec = simulate_hand(sub, size, [policies[a] for a in seats], rng, None)
+    hands.append(rec)
+    dealers.append(seats[-1])
+    for rel, a in enumerate(seats):
+        totals[a] += rec.scores[rel]
 
 
 def _stars(v: Variant, rec: HandRecord, dealer: int, rel: Sequence[Policy], totals: list[int],

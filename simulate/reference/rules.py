@@ -12,8 +12,15 @@ from typing import Any
 from ..cards import NT, TRUMP_NAMES, split_cards
 from ..errors import BidlabInputError
 from ..expr import evaluate
-from ..variant import (ALWAYS_WINS, FOOLS_KING, LAST_PLAYED_WINS, NEVER_WINS, TRUMP_BASE,
-                       WINS_IF_LED, Variant)
+from ..variant import (
+    ALWAYS_WINS,
+    FOOLS_KING,
+    LAST_PLAYED_WINS,
+    NEVER_WINS,
+    TRUMP_BASE,
+    WINS_IF_LED,
+    Variant,
+)
 
 Play = tuple[int, bool]  # (card index, declared low) — only Aces under ace_choice are low
 
@@ -200,6 +207,7 @@ def score_units(v: Variant, bids: Sequence[int], tricks: Sequence[int], h: int,
             score = {u: _formula(v, "everyone_exact", ubid[u], utook[u], h) for u in units}
     fool = v.rule("scoring.fool_bonus") or {}
     zeroed: set[int] = set()
+    granted: set[int] = set()  # units a Frilly as_exact scored as if made (A-HJ-6)
     for s in range(n):
         u = unit_of[s]
         if kings_fooled[s] and (not fool.get("requires_exact") or exact[u]):
@@ -214,9 +222,14 @@ def score_units(v: Variant, bids: Sequence[int], tricks: Sequence[int], h: int,
         elif event.effect == "lose_bonus" and exact[u]:
             score[u] += _formula(v, "over", ubid[u], utook[u], h) - \
                 bids_base_score(v, ubid[u], utook[u], h)
+        elif event.effect == "lose_bonus" and u in granted:
+            # Beanie is applied last (A-HJ-7): it also takes back a bonus Frilly granted
+            score[u] += _formula(v, "over", utook[u], utook[u], h) - \
+                _formula(v, "exact", utook[u], utook[u], h)
         elif event.effect == "as_exact" and not exact[u]:
             score[u] += _formula(v, "exact", utook[u], utook[u], h) - \
                 bids_base_score(v, ubid[u], utook[u], h)
+            granted.add(u)
         elif event.effect == "zero_hand":
             zeroed.add(u)
     for u in zeroed:
