@@ -89,7 +89,7 @@ def _deal_row(repeats: int) -> Row:
 
     def half(start: int) -> None:
         run_deals(P, np.uint64(1), start, count // 2, 10, fixed, np.zeros(64, np.int64),
-                  np.zeros(5, np.uint64), np.zeros(1, np.uint64))
+                  np.zeros(5, np.uint64), np.zeros(3, np.uint64))
 
     half(0)
 

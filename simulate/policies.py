@@ -26,6 +26,20 @@ PLAY = {
                          "made it plays the highest card that still loses, and leads its "
                          "weakest. Makers in a contract play to their contract, defenders to "
                          "set it. It does not count cards or read its partner."),
+    "precision": PolicyInfo("precision", L.PLAY_PRECISION,
+                            "Plays to its bid (or its team's) and counts cards: a card no unseen "
+                            "card can beat is a sure winner. Short of the bid it keeps as many "
+                            "sure winners as it still needs and loses the other tricks cheaply; "
+                            "otherwise it takes the trick with the cheapest card that will hold "
+                            "it (the highest one that wins now when none will hold), leads its "
+                            "most perishable sure winner, and never overtakes a partner who is "
+                            "winning. Once the bid is made it ducks under the winning card with "
+                            "the highest card that still loses and leads low. It refuses tricks "
+                            "holding a card that hurts its taker (the Beanie Jack) and hands such "
+                            "a card to others, chases cards that pay (the Frilly Jack), keeps a "
+                            "joker that wins when led for a trick it needs, declares Aces high "
+                            "or low to suit its need, and puts a Fool on a King when the bonus "
+                            "is worth more than the exact bid it may cost."),
 }
 BID = {
     "random": PolicyInfo("random", L.BID_RANDOM,
@@ -39,6 +53,15 @@ BID = {
                          "trump under which that sum is largest; in an auction raises by one "
                          "while its hand, a trick from its partner and a share of the widow "
                          "support it; discards its weakest card; never goes alone."),
+    "heuristic": PolicyInfo("heuristic", L.BID_HEURISTIC,
+                            "Expected tricks from per-card win estimates for this game, player "
+                            "count, hand size and trump: for every card, the tricks it took per "
+                            "hand it was dealt in, measured once by simulating the variant with "
+                            "precision play (a fixed calibration seed). Bids that sum rounded to "
+                            "the nearest legal bid (stepping off one the hook forbids, within "
+                            "Max Bet), names the trump with the largest sum, and in an auction "
+                            "raises while the sum, a trick from its partner and a share of the "
+                            "widow support the next step."),
 }
 
 

@@ -178,6 +178,29 @@ class HandResults:
         df.index.name = "seat"
         return df
 
+    def score_distribution(self) -> pd.DataFrame:
+        """Hands by (seat, bid, tricks, score): every score that occurred, with its count."""
+        if self._summary is not None:
+            hist = self._summary[3]
+            seat, bid, took, k = np.nonzero(hist)
+            return pd.DataFrame({"seat": seat, "bid": bid, "tricks": took,
+                                 "score": k + self.score_min, "n": hist[seat, bid, took, k]})
+        df = self.records
+        out = df.groupby(["seat", "bid", "tricks", "score"], observed=True).size()
+        return out.rename("n").reset_index()
+
+    def card_rates(self) -> pd.DataFrame:
+        """Per card and trump: hands dealt, tricks it took, and tricks per hand dealt
+        (needs keep="summary" with card_stats=True)."""
+        if self._summary is None or not self._summary[7].any():
+            raise ValueError("run with keep='summary' and card_stats=True for card rates")
+        dealt, won = self._summary[7], self._summary[8]
+        t, c = np.nonzero(dealt)
+        return pd.DataFrame({"trump": [TRUMP_NAMES[x] for x in t],
+                             "card": [self.variant.cards.names[x] for x in c],
+                             "dealt": dealt[t, c], "won": won[t, c],
+                             "rate": won[t, c] / dealt[t, c]})
+
     @property
     def trump_counts(self) -> pd.Series:
         if self._summary is not None:

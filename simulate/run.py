@@ -8,8 +8,9 @@ in hand order.
 from __future__ import annotations
 
 import os
+from collections import deque
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -149,7 +150,12 @@ def make_job(v: Variant, hand_size: int, hands: int, seed: int, play: str | Sequ
                         None if forced < 0 else TRUMP_NAMES[forced],
                         {int(s): v.cards.names_of_mask(int(m)) for s, m in enumerate(fixed_masks)
                          if m}, round_index, constrained)
-    return Job(v, compile_tables(v), config, fixed_masks, forced, np.array(play_ids, np.int64),
+    tables = compile_tables(v)
+    if any(b >= L.BID_HEURISTIC for b in bid_ids):
+        from .calibrate import calibrate_card_rates
+
+        calibrate_card_rates(v, hand_size)
+    return Job(v, tables, config, fixed_masks, forced, np.array(play_ids, np.int64),
                np.array(bid_ids, np.int64), constrained)
 
 
@@ -164,23 +170,38 @@ def _workers(workers: int | None) -> int:
 
 
 def run_local(n_chunks: int, work: Callable[[int], Any], workers: int,
-              progress: Callable[[int], None] | None = None) -> list[Any]:
-    """Run work(i) for every chunk on a thread pool; results come back in chunk order."""
+              progress: Callable[[int], None] | None = None,
+              reduce: Callable[[Any], None] | None = None) -> list[Any]:
+    """Run work(i) for every chunk on a thread pool.
+
+    Results are handed to `reduce` in chunk order as they finish, with at most a few chunks
+    in flight, so memory does not grow with the number of chunks; without `reduce` they are
+    returned as a list in chunk order.
+    """
+    out: list[Any] = []
+    take = reduce if reduce is not None else out.append
     if workers == 1 or n_chunks == 1:
-        out = []
         for i in range(n_chunks):
-            out.append(work(i))
+            take(work(i))
             if progress:
                 progress(i)
         return out
+    window = 2 * workers
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(work, i) for i in range(n_chunks)]
-        out = []
-        for i, f in enumerate(futures):
-            out.append(f.result())
+        pending: deque[tuple[int, Future[Any]]] = deque()
+        for i in range(n_chunks):
+            pending.append((i, pool.submit(work, i)))
+            if len(pending) >= window:
+                j, future = pending.popleft()
+                take(future.result())
+                if progress:
+                    progress(j)
+        while pending:
+            j, future = pending.popleft()
+            take(future.result())
             if progress:
-                progress(i)
-        return out
+                progress(j)
+    return out
 
 
 def simulate_hands(v: Variant, hand_size: int, hands: int, seed: int = 0,
@@ -188,11 +209,12 @@ def simulate_hands(v: Variant, hand_size: int, hands: int, seed: int = 0,
                    trump: str | int | None = None, fixed: Mapping[int, Any] | None = None,
                    keep: str = "records", workers: int | None = None,
                    round_index: int | None = None, chunk_size: int = DEFAULT_CHUNK,
-                   progress: bool = False) -> HandResults:
+                   progress: bool = False, card_stats: bool = False) -> HandResults:
     """Deal and play `hands` hands of one round size with fixed policies.
 
     keep="records": one row per (hand, seat); keep="summary": counts and score sums by seat,
-    bid and tricks, with memory that does not grow with the number of hands.
+    bid and tricks, with memory that does not grow with the number of hands (card_stats adds
+    how often each card was dealt and took a trick, by trump).
     """
     from .kernel.chunk import run_records, run_summary
 
@@ -227,26 +249,35 @@ def simulate_hands(v: Variant, hand_size: int, hands: int, seed: int = 0,
         B, H = int(P[L.MAX_BID]), int(P[L.MAX_HAND])
         smin, smax = _score_range(job.tables)
 
+        D = len(v.cards)
+
         def work_summary(i: int) -> tuple[np.ndarray, ...]:
             start, count = plan[i]
-            acc = _summary_arrays(n, B, H, smax - smin + 1, len(v.ladder))
+            acc = _summary_arrays(n, B, H, smax - smin + 1, len(v.ladder), D)
             run_summary(args[0], args[1], args[2], start, count, *args[3:], job.scratch(),
-                        *acc[:4], smin, *acc[4:])
+                        *acc[:4], smin, *acc[4:7], card_stats, *acc[7:])
             return acc
 
-        parts = run_local(len(plan), work_summary, n_workers, tick)
-        merged = [np.sum([p[k] for p in parts], axis=0) for k in range(len(parts[0]))]
+        merged = list(_summary_arrays(n, B, H, smax - smin + 1, len(v.ladder), D))
+
+        def add(part: tuple[np.ndarray, ...]) -> None:
+            for total, piece in zip(merged, part, strict=True):
+                total += piece
+
+        run_local(len(plan), work_summary, n_workers, tick, reduce=add)
         return HandResults(v, job.config, job, summary_data=tuple(merged), score_min=smin)
     finally:
         if bar:
             bar.close()
 
 
-def _summary_arrays(n: int, B: int, H: int, width: int, steps: int) -> tuple[np.ndarray, ...]:
+def _summary_arrays(n: int, B: int, H: int, width: int, steps: int,
+                    D: int) -> tuple[np.ndarray, ...]:
     return (np.zeros((n, B + 1, H + 1), np.int64), np.zeros((n, B + 1, H + 1), np.int64),
-            np.zeros((n, B + 1, H + 1), np.int64), np.zeros((n, width), np.int64),
+            np.zeros((n, B + 1, H + 1), np.int64), np.zeros((n, B + 1, H + 1, width), np.int64),
             np.zeros(NT + 1, np.int64), np.zeros((1 + MAX_EVENTS, n), np.int64),
-            np.zeros(steps + 1, np.int64))
+            np.zeros(steps + 1, np.int64), np.zeros((NT + 1, D), np.int64),
+            np.zeros((NT + 1, D), np.int64))
 
 
 def _score_range(t: RuleTables) -> tuple[int, int]:

@@ -33,7 +33,8 @@ class RuleTables:
     power: np.ndarray        # int64[5, D] order within the effective suit
     mech: np.ndarray         # int64[5, D] mechanic code per trump
     suit_mask: np.ndarray    # uint64[5, 4] cards of each effective suit per trump
-    masks: np.ndarray        # uint64[4]: wild, foolable, aces, all cards
+    masks: np.ndarray        # uint64[7]: wild, foolable, aces, all cards, captures that hurt,
+                             # captures that pay, cards worth keeping (a joker that wins led)
     strength: np.ndarray     # int64[5, D] global order for "cheapest" / "highest" choices
     win_weight: np.ndarray   # float64[H+1, 5, D] rough chance a card takes a trick
     score: np.ndarray        # int64[H+1, B+1, H+1] unit score by (hand size, bid, took)
@@ -45,14 +46,16 @@ class RuleTables:
     card_suit: np.ndarray    # int64[D] printed suit, 4 for specials (turn-up trump)
     srank: np.ndarray        # int64[5, D] position of each card in the strength order
     by_rank: np.ndarray      # int64[5, 64] card at each position of the strength order
-    beaters: np.ndarray      # uint64[5, D] cards that would take a trick led by... best card
+    beaters: np.ndarray      # uint64[5, D] cards that would take a trick whose best card is c
+    lead_beaters: np.ndarray  # uint64[5, D] cards that could take a trick c leads
+    card_rate: np.ndarray    # float64[H+1, 5, D] tricks a card takes per hand it is dealt in
 
 
     def as_tuple(self) -> tuple[np.ndarray, ...]:
         return (self.eff, self.power, self.mech, self.suit_mask, self.masks, self.strength,
                 self.win_weight, self.score, self.lose_bonus, self.as_exact, self.all_exact,
                 self.defenders, self.ladder, self.card_suit, self.srank, self.by_rank,
-                self.beaters)
+                self.beaters, self.lead_beaters, self.card_rate)
 
 
 def compile_tables(v: Variant) -> RuleTables:
@@ -121,7 +124,16 @@ def _compile(v: Variant) -> RuleTables:
         wild |= int(v.wild[c]) << c
         foolable |= int(v.foolable[c]) << c
         aces |= int(not card.special and card.rank == 14) << c
-    masks = np.array([wild, foolable, aces, (1 << D) - 1], dtype=np.uint64)
+    hurts = pays = keep = 0
+    for e in v.events:
+        if e.effect in ("zero_hand", "lose_bonus"):
+            hurts |= 1 << e.card
+        else:
+            pays |= 1 << e.card
+    for c in range(D):
+        if any(mech[t, c] == WINS_IF_LED for t in range(5)):
+            keep |= 1 << c
+    masks = np.array([wild, foolable, aces, (1 << D) - 1, hurts, pays, keep], dtype=np.uint64)
 
     strength = np.zeros((5, D), dtype=np.int64)
     for t in range(5):
@@ -151,9 +163,32 @@ def _compile(v: Variant) -> RuleTables:
         for r, c in enumerate(order):
             srank[t, c], by_rank[t, r] = r, c
     beaters = _beaters(v, eff, power, mech)
+    lead_beaters = _lead_beaters(v, mech, beaters)
     return RuleTables(P, eff, power, mech, suit_mask, masks, strength, win_weight, score,
                       lose_bonus, as_exact, all_exact, defenders, ladder, card_suit, srank,
-                      by_rank, beaters)
+                      by_rank, beaters, lead_beaters, win_weight.copy())
+
+
+def _lead_beaters(v: Variant, mech: np.ndarray, beaters: np.ndarray) -> np.ndarray:
+    """Cards that could take a trick led by c: for a suited card, its beaters; a led
+    wins_if_led card is never beaten; always_wins loses only to last_played_wins cards;
+    a last_played_wins card to another one; a card that never wins to anything."""
+    D = len(v.cards)
+    out = beaters.copy()
+    everything = (1 << D) - 1
+    for t in range(5):
+        last = sum(1 << c for c in range(D) if mech[t, c] == LAST_PLAYED_WINS)
+        for c in range(D):
+            m = mech[t, c]
+            if m == WINS_IF_LED:
+                out[t, c] = 0
+            elif m == ALWAYS_WINS:
+                out[t, c] = last
+            elif m == LAST_PLAYED_WINS:
+                out[t, c] = last & ~(1 << c)
+            elif m in (NEVER_WINS, FOOLS_KING):
+                out[t, c] = everything
+    return out
 
 
 def _beaters(v: Variant, eff: np.ndarray, power: np.ndarray, mech: np.ndarray) -> np.ndarray:

@@ -20,6 +20,7 @@ from simulate.reference.engine import RandomPolicy, replay_hand, simulate_hand
 from simulate.run import simulate_hands
 
 HANDS_PER_CONFIG = 10_000
+POLICY_PAIRS = [("random", "random"), ("greedy", "greedy"), ("precision", "heuristic")]
 
 PLAYER_COUNTS = {
     "hoffer": range(2, 5),
@@ -55,15 +56,16 @@ CONFIGS = [(g, n, {}) for g, counts in PLAYER_COUNTS.items() for n in counts] + 
 
 def _replay_all(v: sim.Variant, total: int, seed: int) -> int:
     """Replay `total` kernel hands over the schedule and both policies; return the count."""
-    plan = [(r, h, pol) for r, h in enumerate(v.schedule) for pol in ("random", "greedy")]
+    plan = [(r, h, play, bid) for r, h in enumerate(v.schedule) for play, bid in POLICY_PAIRS]
     per = max(1, total // len(plan) + 1)
     replayed = 0
-    for r, h, pol in plan:
-        res = simulate_hands(v, h, per, seed=seed + r, play=pol, bid=pol, round_index=r,
+    for r, h, play, bid in plan:
+        res = simulate_hands(v, h, per, seed=seed + r, play=play, bid=bid, round_index=r,
                              workers=1)
         for i, rec in enumerate(res.traces(per)):
             problems = replay_hand(v, rec)
-            assert not problems, f"{v.canonical} round {r} ({h} cards, {pol}) hand {i}: {problems}"
+            assert not problems, \
+                f"{v.canonical} round {r} ({h} cards, {play}+{bid}) hand {i}: {problems}"
             replayed += 1
     return replayed
 
@@ -198,3 +200,35 @@ def test_forced_turn_up_trump_conditions_the_deal() -> None:
     others = df[df.seat != 0].cards.str.count("H(?: |$)").mean()
     free = simulate_hands(oh, 5, 3_000, seed=2, fixed={0: "AH KH QH JH 10H"}).records
     assert others < free[free.seat != 0].cards.str.count("H(?: |$)").mean()
+
+
+def test_score_distribution_same_in_both_modes() -> None:
+    v = sim.load_variant("kings_and_fools", players=4)
+    rec = simulate_hands(v, 6, 20_000, seed=4).score_distribution()
+    summ = simulate_hands(v, 6, 20_000, seed=4, keep="summary").score_distribution()
+    assert rec.sort_values(["seat", "bid", "tricks", "score"]).reset_index(drop=True).equals(
+        summ.sort_values(["seat", "bid", "tricks", "score"]).reset_index(drop=True).astype(
+            rec.dtypes.to_dict()))
+    assert summ.n.sum() == 4 * 20_000
+    assert (summ.score >= 0).all()
+    missed = summ[summ.bid != summ.tricks]
+    assert (missed.score > 0).any()          # a missed bid still earns a fooled King's +10
+
+
+def test_run_local_reduces_in_chunk_order_with_bounded_memory() -> None:
+    from simulate.run import run_local
+
+    seen: list[int] = []
+    in_flight = {"now": 0, "max": 0}
+
+    def work(i: int) -> int:
+        in_flight["now"] += 1
+        in_flight["max"] = max(in_flight["max"], in_flight["now"])
+        try:
+            return i
+        finally:
+            in_flight["now"] -= 1
+
+    out = run_local(200, work, 2, reduce=seen.append)
+    assert out == [] and seen == list(range(200))
+    assert run_local(5, work, 2) == [0, 1, 2, 3, 4]

@@ -7,8 +7,10 @@ on how hands are cut into chunks or spread over threads.
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
+from .bits import lowest_bit_index
 from .hand import (
     H_CONTRACT,
     H_MAKER,
@@ -23,6 +25,9 @@ from .hand import (
     S_TRICKS,
     run_hand,
 )
+
+ONE = np.uint64(1)
+ZERO = np.uint64(0)
 
 
 @njit(cache=True, nogil=True, _nrt=False, error_model="numpy")
@@ -47,12 +52,14 @@ def run_records(P, tabs, seed, start, count, h, constrained, fixed, forced_trump
 @njit(cache=True, nogil=True, _nrt=False, error_model="numpy")
 def run_summary(P, tabs, seed, start, count, h, constrained, fixed, forced_trump, play_pol,
                 bid_pol, scratch, counts, score_sum, score_sq, score_hist, score_min, trumps,
-                events, contracts):  # type: ignore[no-untyped-def]
-    """Accumulate: counts/score sums by [seat, bid, took], score histogram by seat,
-    trump choices, [fooled kings by seat, captures by event and seat], contracts by step."""
+                events, contracts, card_stats, card_dealt, card_won):  # type: ignore[no-untyped-def]
+    """Accumulate: counts/score sums by [seat, bid, took], histogram by [seat, bid, took, score],
+    trump choices, [fooled kings by seat, captures by event and seat], contracts by step;
+    with card_stats, how often each card was dealt and took a trick, by trump."""
     n = P[0]
-    sout, captured, hout = scratch[3], scratch[4], scratch[12]
-    width = score_hist.shape[1]
+    hands0, sout, captured, won, hout = scratch[2], scratch[3], scratch[4], scratch[6], \
+        scratch[12]
+    width = score_hist.shape[3]
     for j in range(count):
         run_hand(P, tabs, seed, start + j, h, constrained, fixed, forced_trump, play_pol,
                  bid_pol, scratch, False)
@@ -68,11 +75,22 @@ def run_summary(P, tabs, seed, start, count, h, constrained, fixed, forced_trump
             score_sum[s, b, t] += sc
             score_sq[s, b, t] += sc * sc
             k = min(max(sc - score_min, 0), width - 1)
-            score_hist[s, k] += 1
+            score_hist[s, b, t, k] += 1
             events[0, s] += sout[s, S_FOOLED]
         for e in range(captured.shape[0]):
             if captured[e] >= 0:
                 events[1 + e, captured[e]] += 1
+        if card_stats:
+            t = hout[H_TRUMP]
+            for s in range(n):
+                m = hands0[s]
+                while m != ZERO:
+                    card_dealt[t, lowest_bit_index(m)] += 1
+                    m &= m - ONE
+            m = won[0]
+            while m != ZERO:
+                card_won[t, lowest_bit_index(m)] += 1
+                m &= m - ONE
 
 
 @njit(cache=True, nogil=True, _nrt=False, error_model="numpy")

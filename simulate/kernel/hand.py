@@ -20,9 +20,10 @@ from .policies import (
     choose_play,
     choose_trump,
     choose_yes_no,
+    precision_play,
 )
 from .rng import seed_stream
-from .trick import legal_mask, trick_add, trick_reset, trick_winner
+from .trick import TS_CARD0, TS_SIZE, legal_mask, trick_add, trick_reset, trick_winner
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
@@ -44,10 +45,10 @@ def make_scratch(n: int, deck: int, max_decisions: int) -> tuple[np.ndarray, ...
             np.zeros(n + 1, np.uint64),          # hands0: dealt hands and widow
             np.zeros((n, S_SIZE), np.int64),     # seat outputs
             np.zeros(L.MAX_EVENTS, np.int64),    # captured-by seat per event
-            np.zeros(16, np.int64),              # trick state
-            np.zeros(16, np.int64),              # trick state copy for policies
-            np.zeros(1, np.uint64),              # deal stream
-            np.zeros(1, np.uint64),              # policy stream
+            np.zeros(TS_SIZE, np.int64),         # trick state
+            np.zeros(2, np.uint64),              # [cards that won a trick, spare]
+            np.zeros(3, np.uint64),              # deal stream
+            np.zeros(3, np.uint64),              # policy stream
             np.zeros(n, np.int64),               # unit bids
             np.zeros(n, np.int64),               # unit tricks
             np.zeros(n, np.int64),               # unit scores
@@ -74,12 +75,29 @@ def _unit(s, teams):  # type: ignore[no-untyped-def]
     return s % teams if teams > 0 else s
 
 
+@njit(cache=True, inline="always", _nrt=False, error_model="numpy")
+def _seat_at(first_seat, pos, sitting_out, n):  # type: ignore[no-untyped-def]
+    """The seat that played position `pos` of a trick led by first_seat."""
+    if sitting_out == ZERO:
+        seat = first_seat + pos
+        return seat - n if seat >= n else seat
+    seat = first_seat
+    k = 0
+    while True:
+        if not (sitting_out >> np.uint64(seat)) & ONE:
+            if k == pos:
+                return seat
+            k += 1
+        seat = seat + 1 if seat + 1 < n else 0
+
+
 @njit(cache=True, nogil=True, _nrt=False, error_model="numpy")
 def run_hand(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, play_pol, bid_pol,
              scratch, do_trace):  # type: ignore[no-untyped-def]
     (eff, power, mech, suit_mask, masks, strength, win_weight, score_t, lose_bonus_t,
-     as_exact_t, all_exact_t, defenders_t, ladder, card_suit, srank, by_rank, beaters) = tabs
-    (perm, hands, hands0, sout, captured, ts, tmp, rs_deal, rs_pol, ubid, utook, uscore,
+     as_exact_t, all_exact_t, defenders_t, ladder, card_suit, srank, by_rank, beaters,
+     lead_beaters, card_rate) = tabs
+    (perm, hands, hands0, sout, captured, ts, won, rs_deal, rs_pol, ubid, utook, uscore,
      hout, trace) = scratch
     n = P[L.N_PLAYERS]
     teams = P[L.TEAMS]
@@ -120,7 +138,8 @@ def run_hand(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, play_pol,
         trump = card_suit[turn] if turn >= 0 else 4  # equals forced_trump when one is forced
     elif chooser == L.CH_DEALER:
         if forced_trump < 0:
-            trump = choose_trump(bid_pol[n - 1], rs_pol, P, hands[n - 1], h, win_weight)
+            trump = choose_trump(bid_pol[n - 1], rs_pol, P, hands[n - 1], h,
+                                 card_rate if bid_pol[n - 1] >= L.BID_HEURISTIC else win_weight)
         _record(trace, hout, do_trace, L.D_TRUMP, n - 1, trump)
 
     # ---- bidding
@@ -148,7 +167,8 @@ def run_hand(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, play_pol,
             if (passed >> np.uint64(seat)) & ONE:
                 continue
             action = choose_auction(bid_pol[seat], rs_pol, high, n_steps, ladder, hands[seat],
-                                    P[L.WIDOW], P, win_weight)
+                                    P[L.WIDOW], P, card_rate if bid_pol[seat] >= L.BID_HEURISTIC
+                                    else win_weight)
             _record(trace, hout, do_trace, L.D_AUCTION, seat, action)
             if action == 0:
                 passed |= ONE << np.uint64(seat)
@@ -175,7 +195,8 @@ def run_hand(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, play_pol,
         sout[maker, S_BID] = high
         hands[maker] |= hands[n]
         if forced_trump < 0:
-            trump = choose_trump(bid_pol[maker], rs_pol, P, hands[maker], h, win_weight)
+            trump = choose_trump(bid_pol[maker], rs_pol, P, hands[maker], h,
+                                 card_rate if bid_pol[maker] >= L.BID_HEURISTIC else win_weight)
         _record(trace, hout, do_trace, L.D_TRUMP, maker, trump)
         for _ in range(P[L.DISCARD]):
             c = choose_discard(bid_pol[maker], rs_pol, hands[maker], trump, strength)
@@ -210,7 +231,9 @@ def run_hand(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, play_pol,
             seat = first + j if first + j < n else first + j - n
             if chooser == L.CH_FIRST_BIDDER and j == 0:
                 if forced_trump < 0:
-                    trump = choose_trump(bid_pol[seat], rs_pol, P, hands[seat], h, win_weight)
+                    trump = choose_trump(bid_pol[seat], rs_pol, P, hands[seat], h,
+                                         card_rate if bid_pol[seat] >= L.BID_HEURISTIC
+                                         else win_weight)
                 _record(trace, hout, do_trace, L.D_TRUMP, seat, trump)
             lo, hi, excluded = 0, h, -1
             last = j == n - 1
@@ -221,7 +244,7 @@ def run_hand(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, play_pol,
                 if last:
                     lo = hi
             b = choose_bid(bid_pol[seat], rs_pol, lo, hi, excluded, hands[seat], h, trump,
-                           win_weight)
+                           card_rate if bid_pol[seat] >= L.BID_HEURISTIC else win_weight)
             _record(trace, hout, do_trace, L.D_BID, seat, b)
             sout[seat, S_BID] = b
             total += b
@@ -243,7 +266,9 @@ def run_hand(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, play_pol,
     broken = False
     breaking = P[L.BREAKING_TRUMP]
     n_events = P[L.N_EVENTS]
-    for _trick in range(h):
+    gone = ZERO
+    won[0] = ZERO
+    for trick_no in range(h):
         trick_reset(ts)
         tmask = ZERO
         seat = leader
@@ -269,32 +294,37 @@ def run_hand(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, play_pol,
                     for s in range(n):
                         if _unit(s, teams) == _unit(seat, teams):
                             need += sout[s, S_BID] - sout[s, S_TRICKS]
-                move = choose_play(play_pol[seat], rs_pol, P, legal, need, ts, trump, eff,
-                                   power, mech, srank, by_rank, beaters, foolable, aces)
+                if play_pol[seat] == L.PLAY_PRECISION:
+                    partner_winning = False
+                    if played > 0 and teams > 0:
+                        wpos, _ = trick_winner(ts, foolable)
+                        wseat = _seat_at(first_seat, wpos, sitting_out, n)
+                        partner_winning = wseat != seat and _unit(wseat, teams) == \
+                            _unit(seat, teams)
+                    ub = 0
+                    if maker < 0:
+                        for s in range(n):
+                            if _unit(s, teams) == _unit(seat, teams):
+                                ub += sout[s, S_BID]
+                    move = precision_play(P, legal, hands[seat], gone, tmask, need,
+                                          h - trick_no, ts, trump, partner_winning,
+                                          played == active - 1, h, ub, tabs)
+                else:
+                    move = choose_play(play_pol[seat], rs_pol, P, legal, need, ts, trump, eff,
+                                       power, mech, srank, by_rank, beaters, foolable, aces)
                 c = move & 63
                 _record(trace, hout, do_trace, L.D_PLAY, seat, move)
                 hands[seat] &= ~(ONE << np.uint64(c))
                 tmask |= ONE << np.uint64(c)
+                gone |= ONE << np.uint64(c)
                 trick_add(ts, c, move >> 6, trump, eff, power, mech)
                 played += 1
             seat = seat + 1 if seat + 1 < n else 0
         if trump < 4 and (tmask & suit_mask[trump, trump]) != ZERO:
             broken = True
         pos, fooled = trick_winner(ts, foolable)
-        # position in the trick → seat, skipping players who sit out
-        if sitting_out == ZERO:
-            winner = first_seat + pos
-            if winner >= n:
-                winner -= n
-        else:
-            winner = first_seat
-            k = 0
-            while True:
-                if not (sitting_out >> np.uint64(winner)) & ONE:
-                    if k == pos:
-                        break
-                    k += 1
-                winner = winner + 1 if winner + 1 < n else 0
+        winner = _seat_at(first_seat, pos, sitting_out, n)
+        won[0] |= ONE << np.uint64(ts[TS_CARD0 + pos])
         sout[winner, S_TRICKS] += 1
         sout[winner, S_FOOLED] += fooled
         for e in range(n_events):

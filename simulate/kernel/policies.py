@@ -12,7 +12,17 @@ import numpy as np
 from numba import njit
 
 from .bits import lowest_bit_index, lowest_bit_index_reversed, nth_set_bit, popcount
-from .layout import ACE_CHOICE, BID_GREEDY, M_IF_LED, N_TRUMP_CHOICES, PLAY_GREEDY, TRUMP_CHOICE0
+from .layout import (
+    ACE_CHOICE,
+    BID_RANDOM,
+    FOOL_NEEDS_EXACT,
+    FOOL_POINTS,
+    M_FOOL,
+    M_IF_LED,
+    N_TRUMP_CHOICES,
+    PLAY_GREEDY,
+    TRUMP_CHOICE0,
+)
 from .rng import below
 from .trick import (
     TS_ALWAYS,
@@ -43,7 +53,7 @@ def hand_weight(hand, h, t, win_weight):  # type: ignore[no-untyped-def]
 @njit(cache=True, inline="always", _nrt=False, error_model="numpy")
 def choose_trump(pol, rs, P, hand, h, win_weight):  # type: ignore[no-untyped-def]
     k = P[N_TRUMP_CHOICES]
-    if pol == BID_GREEDY:
+    if pol != BID_RANDOM:
         best, best_w = P[TRUMP_CHOICE0], -1.0
         for i in range(k):
             t = P[TRUMP_CHOICE0 + i]
@@ -57,7 +67,7 @@ def choose_trump(pol, rs, P, hand, h, win_weight):  # type: ignore[no-untyped-de
 @njit(cache=True, inline="always", _nrt=False, error_model="numpy")
 def choose_bid(pol, rs, lo, hi, excluded, hand, h, t, win_weight):  # type: ignore[no-untyped-def]
     """A bid in lo..hi other than `excluded` (-1 when nothing is excluded)."""
-    if pol == BID_GREEDY:
+    if pol != BID_RANDOM:
         est = hand_weight(hand, h, t, win_weight)
         b = np.int64(est + 0.5)
         b = min(max(b, lo), hi)
@@ -79,7 +89,7 @@ def choose_bid(pol, rs, lo, hi, excluded, hand, h, t, win_weight):  # type: igno
 @njit(cache=True, inline="always", _nrt=False, error_model="numpy")
 def choose_auction(pol, rs, high, n_steps, ladder, hand, widow_n, P, win_weight):  # type: ignore[no-untyped-def]
     """0 = pass, else a ladder step above `high`."""
-    if pol == BID_GREEDY:
+    if pol != BID_RANDOM:
         k = P[N_TRUMP_CHOICES]
         h = popcount(hand)
         best = 0.0
@@ -98,7 +108,7 @@ def choose_auction(pol, rs, high, n_steps, ladder, hand, widow_n, P, win_weight)
 
 @njit(cache=True, inline="always", _nrt=False, error_model="numpy")
 def choose_discard(pol, rs, hand, t, strength):  # type: ignore[no-untyped-def]
-    if pol == BID_GREEDY:
+    if pol != BID_RANDOM:
         best, best_s = -1, 1 << 40
         m = hand
         while m != ZERO:
@@ -112,7 +122,7 @@ def choose_discard(pol, rs, hand, t, strength):  # type: ignore[no-untyped-def]
 
 @njit(cache=True, inline="always", _nrt=False, error_model="numpy")
 def choose_yes_no(pol, rs):  # type: ignore[no-untyped-def]
-    if pol == BID_GREEDY:
+    if pol != BID_RANDOM:
         return 0
     return below(rs, 2)
 
@@ -173,3 +183,118 @@ def choose_play(pol, rs, P, legal, need, ts, t, eff, power, mech, srank, by_rank
     if k < n_cards:
         return nth_set_bit(legal, k)
     return nth_set_bit(legal & aces, k - n_cards) + 64
+
+
+@njit(cache=True, inline="always", _nrt=False, error_model="numpy")
+def _winners(legal, ts, t, eff, power, mech, beaters, foolable, aces, ace_choice, want):  # type: ignore[no-untyped-def]
+    """The legal cards that would take the trick as it stands (an Ace declared low when
+    the player wants to lose)."""
+    if ts[TS_BEST] >= 0 and ts[TS_LAST] < 0 and ts[TS_ALWAYS] < 0 and ts[TS_FOOL] < 0 and \
+            ts[TS_LEAD_MECH] != M_IF_LED and (want or not ace_choice):
+        return legal & beaters[t, ts[TS_BEST_CARD]]
+    winners = ZERO
+    m = legal
+    while m != ZERO:
+        c = lowest_bit_index(m)
+        m &= m - ONE
+        low = 1 if (ace_choice and not want and (aces >> np.uint64(c)) & ONE) else 0
+        if would_win(ts, c, low, t, eff, power, mech, foolable):
+            winners |= ONE << np.uint64(c)
+    return winners
+
+
+@njit(cache=True, inline="always", _nrt=False, error_model="numpy")
+def _prefer(mask, avoid):  # type: ignore[no-untyped-def]
+    """mask without `avoid`, unless that leaves nothing."""
+    kept = mask & ~avoid
+    return kept if kept != ZERO else mask
+
+
+@njit(cache=True, inline="always", _nrt=False, error_model="numpy")
+def precision_play(P, legal, hand, gone, tmask, need, tricks_left, ts, t, partner_winning,
+                   last_to_play, h, unit_bid, tabs):  # type: ignore[no-untyped-def]
+    """Play to the bid with card counting: card + 64 * (Ace declared low).
+
+    Short of the bid it keeps enough sure winners (cards no unseen card can beat) for the
+    tricks it needs and loses the rest cheaply; otherwise it wins with the cheapest card
+    that will hold, leads its most perishable sure winner, and never overtakes a winning
+    partner. Once the bid is made it ducks with the highest card that still loses. It
+    chases captures that pay, refuses tricks with captures that hurt, keeps a joker that
+    wins when led for a trick it needs, and fools a King when the bonus is worth more than
+    the exact bid it may cost.
+    """
+    eff, power, mech = tabs[0], tabs[1], tabs[2]
+    masks, score_t = tabs[4], tabs[7]
+    srank, by_rank, beaters, lead_beaters = tabs[14], tabs[15], tabs[16], tabs[17]
+    foolable, aces, everything = masks[1], masks[2], masks[3]
+    hurts, pays, keep = masks[4], masks[5], masks[6]
+    ace_choice = P[ACE_CHOICE]
+    unseen = everything & ~hand & ~gone
+    sure = ZERO
+    m = hand
+    while m != ZERO:
+        c = lowest_bit_index(m)
+        m &= m - ONE
+        if lead_beaters[t, c] & unseen == ZERO:
+            sure |= ONE << np.uint64(c)
+    n_sure = popcount(sure)
+    reserve = need > 0 and n_sure >= need and tricks_left > need
+    if ts[TS_COUNT] == 0:
+        if need > 0 and not reserve:
+            if legal & sure != ZERO:
+                card = _extreme(legal & sure, t, srank, by_rank, False)
+            else:
+                card = _extreme(_prefer(legal, hurts), t, srank, by_rank, True)
+            return card
+        card = _extreme(_prefer(_prefer(legal, sure | keep), hurts), t, srank, by_rank, False)
+        low = 1 if (ace_choice and (aces >> np.uint64(card)) & ONE) else 0
+        return card + 64 * low
+    want = need > 0 and not reserve and not partner_winning
+    if tmask & hurts != ZERO:
+        want = False
+    winners = _winners(legal, ts, t, eff, power, mech, beaters, foolable, aces, ace_choice, want)
+    if tmask & pays != ZERO and winners != ZERO:
+        want = True
+    fools = ZERO
+    if not want and winners != ZERO and P[FOOL_POINTS] > 0 and not P[FOOL_NEEDS_EXACT]:
+        # a Fool that takes a King: worth it when the bonus beats what the exact bid loses
+        m = winners
+        while m != ZERO:
+            c = lowest_bit_index(m)
+            m &= m - ONE
+            if mech[t, c] == M_FOOL:
+                fools |= ONE << np.uint64(c)
+        if fools != ZERO and unit_bid + 1 <= h and \
+                P[FOOL_POINTS] > score_t[h, unit_bid, unit_bid] - score_t[h, unit_bid, unit_bid + 1]:
+            return lowest_bit_index(fools)
+    if want and winners != ZERO:
+        holders = ZERO
+        m = winners
+        while m != ZERO:
+            c = lowest_bit_index(m)
+            m &= m - ONE
+            if last_to_play or (mech[t, c] != M_FOOL and beaters[t, c] & unseen == ZERO and
+                                eff[t, c] >= 0) or (eff[t, c] < 0 and mech[t, c] != M_FOOL and
+                                                    lead_beaters[t, c] & unseen == ZERO):
+                holders |= ONE << np.uint64(c)
+        if holders != ZERO:
+            return _extreme(holders, t, srank, by_rank, False)
+        return _extreme(winners, t, srank, by_rank, True)
+    if want:
+        # cannot take it: hand over a hurtful card, else throw the cheapest one, keeping
+        # sure winners, a kept joker and cards that pay
+        if legal & hurts != ZERO:
+            return lowest_bit_index(legal & hurts)
+        card = _extreme(_prefer(legal, sure | keep | pays), t, srank, by_rank, False)
+        low = 1 if (ace_choice and (aces >> np.uint64(card)) & ONE) else 0
+        return card + 64 * low
+    losers = legal & ~winners
+    if losers != ZERO:
+        if losers & hurts != ZERO:
+            card = lowest_bit_index(losers & hurts)        # hand a hurtful card to the winner
+        else:
+            card = _extreme(_prefer(losers, keep | sure), t, srank, by_rank, True)
+    else:
+        card = _extreme(_prefer(legal, keep), t, srank, by_rank, True)
+    low = 1 if (ace_choice and (aces >> np.uint64(card)) & ONE) else 0
+    return card + 64 * low

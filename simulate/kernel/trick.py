@@ -13,7 +13,8 @@ from .layout import M_ALWAYS, M_FOOL, M_IF_LED, M_LAST
 
 TS_COUNT, TS_LEAD_MECH, TS_LS, TS_BEST, TS_BEST_CLASS, TS_BEST_POW, TS_BEST_CARD, \
     TS_LAST, TS_ALWAYS, TS_FOOL = range(10)
-TS_SIZE = 10
+TS_CARD0 = 10    # then the cards of the trick in play order (up to 16 players)
+TS_SIZE = 32
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
 
@@ -65,6 +66,7 @@ def trick_add(ts, c, low, t, eff, power, mech):  # type: ignore[no-untyped-def]
             ts[TS_BEST_CLASS] = cls
             ts[TS_BEST_POW] = pw
             ts[TS_BEST_CARD] = c
+    ts[TS_CARD0 + pos] = c
     ts[TS_COUNT] = pos + 1
 
 
