@@ -15,6 +15,7 @@ from .kernel.hand import (
     H_ALONE,
     H_CONTRACT,
     H_MAKER,
+    H_SIZE,
     H_TRUMP,
     H_TURN,
     H_VOIDED,
@@ -228,7 +229,7 @@ class HandResults:
         max_dec = scratch[13].shape[0]
         trace = np.zeros((m, max_dec, 3), np.int64)
         ndec = np.zeros(m, np.int64)
-        hand_out = np.zeros((m, 8), np.int64)
+        hand_out = np.zeros((m, H_SIZE), np.int64)
         seat_out = np.zeros((m, n, 4), np.int64)
         mask_out = np.zeros((m, n + 1), np.uint64)
         cap_out = np.zeros((m, L.MAX_EVENTS), np.int64)

@@ -216,7 +216,7 @@ def simulate_hands(v: Variant, hand_size: int, hands: int, seed: int = 0,
     bid and tricks, with memory that does not grow with the number of hands (card_stats adds
     how often each card was dealt and took a trick, by trump).
     """
-    from .kernel.chunk import run_records, run_summary
+    from .kernel.chunk import run_summary
 
     if keep not in ("records", "summary"):
         raise BidlabInputError(f"keep={keep!r}; allowed: records, summary")
@@ -230,21 +230,8 @@ def simulate_hands(v: Variant, hand_size: int, hands: int, seed: int = 0,
     tick = (lambda i: bar.update(plan[i][1])) if bar else None
     try:
         if keep == "records":
-            total = job.config.hands
-            hand_out = np.empty((total, H_SIZE), np.int64)
-            seat_out = np.empty((total, n, S_SIZE), np.int64)
-            mask_out = np.empty((total, n + 1), np.uint64)
-            cap_out = np.empty((total, MAX_EVENTS), np.int64)
-
-            def work(i: int) -> None:
-                start, count = plan[i]
-                sl = slice(start, start + count)
-                run_records(args[0], args[1], args[2], start, count, *args[3:], job.scratch(),
-                            hand_out[sl], seat_out[sl], mask_out[sl], cap_out[sl])
-
-            run_local(len(plan), work, n_workers, tick)
-            return HandResults(v, job.config, job, records_data=(hand_out, seat_out, mask_out,
-                                                                 cap_out))
+            data = records_arrays(job, n_workers, chunk_size, tick)
+            return HandResults(v, job.config, job, records_data=data)
         P = job.tables.P
         B, H = int(P[L.MAX_BID]), int(P[L.MAX_HAND])
         smin, smax = _score_range(job.tables)
@@ -269,6 +256,29 @@ def simulate_hands(v: Variant, hand_size: int, hands: int, seed: int = 0,
     finally:
         if bar:
             bar.close()
+
+
+def records_arrays(job: Job, workers: int | None, chunk_size: int = DEFAULT_CHUNK,
+                   tick: Callable[[int], None] | None = None) -> tuple[np.ndarray, ...]:
+    """Run a job keeping every hand: (hand outputs, seat outputs, dealt masks, captures)."""
+    from .kernel.chunk import run_records
+
+    plan = chunks(job.config.hands, chunk_size)
+    n, total = job.v.players, job.config.hands
+    args = job.args()
+    hand_out = np.empty((total, H_SIZE), np.int64)
+    seat_out = np.empty((total, n, S_SIZE), np.int64)
+    mask_out = np.empty((total, n + 1), np.uint64)
+    cap_out = np.empty((total, MAX_EVENTS), np.int64)
+
+    def work(i: int) -> None:
+        start, count = plan[i]
+        sl = slice(start, start + count)
+        run_records(args[0], args[1], args[2], start, count, *args[3:], job.scratch(),
+                    hand_out[sl], seat_out[sl], mask_out[sl], cap_out[sl])
+
+    run_local(len(plan), work, _workers(workers), tick)
+    return hand_out, seat_out, mask_out, cap_out
 
 
 def _summary_arrays(n: int, B: int, H: int, width: int, steps: int,

@@ -49,20 +49,25 @@ class RuleTables:
     beaters: np.ndarray      # uint64[5, D] cards that would take a trick whose best card is c
     lead_beaters: np.ndarray  # uint64[5, D] cards that could take a trick c leads
     card_rate: np.ndarray    # float64[H+1, 5, D] tricks a card takes per hand it is dealt in
+    bid_table: np.ndarray    # int8[H+1, n, E, H+1, H+2] trained bid by (hand size, seat,
+                             # expected-tricks bin, trumps held, sum of earlier bids); -1 untrained
 
 
     def as_tuple(self) -> tuple[np.ndarray, ...]:
         return (self.eff, self.power, self.mech, self.suit_mask, self.masks, self.strength,
                 self.win_weight, self.score, self.lose_bonus, self.as_exact, self.all_exact,
                 self.defenders, self.ladder, self.card_suit, self.srank, self.by_rank,
-                self.beaters, self.lead_beaters, self.card_rate)
+                self.beaters, self.lead_beaters, self.card_rate, self.bid_table)
 
 
 def compile_tables(v: Variant) -> RuleTables:
     cached = v._cache.get("tables")
     if cached is None:
+        from .train import load_trained
+
         cached = _compile(v)
         v._cache["tables"] = cached
+        load_trained(v, cached)
     return cached
 
 
@@ -110,6 +115,7 @@ def _compile(v: Variant) -> RuleTables:
     for i, t in enumerate(v.trump_choices):
         P[L.TRUMP_CHOICE0 + i] = TRUMP_NAMES.index(t)
     P[L.MAX_HAND], P[L.MAX_BID] = H, B
+    P[L.OVERRIDE_SEAT] = -1
 
     eff = np.array(v.eff_suit_table, dtype=np.int64)
     power = np.array(v.power_table, dtype=np.int64)
@@ -166,7 +172,8 @@ def _compile(v: Variant) -> RuleTables:
     lead_beaters = _lead_beaters(v, mech, beaters)
     return RuleTables(P, eff, power, mech, suit_mask, masks, strength, win_weight, score,
                       lose_bonus, as_exact, all_exact, defenders, ladder, card_suit, srank,
-                      by_rank, beaters, lead_beaters, win_weight.copy())
+                      by_rank, beaters, lead_beaters, win_weight.copy(),
+                      np.full((H + 1, n, 2 * H + 2, H + 1, H + 2), -1, dtype=np.int8))
 
 
 def _lead_beaters(v: Variant, mech: np.ndarray, beaters: np.ndarray) -> np.ndarray:

@@ -29,8 +29,9 @@ ONE = np.uint64(1)
 ZERO = np.uint64(0)
 
 # hout slots
-H_TRUMP, H_MAKER, H_CONTRACT, H_ALONE, H_VOIDED, H_NDEC, H_TURN, H_DEF_ALONE = range(8)
-H_SIZE = 8
+H_TRUMP, H_MAKER, H_CONTRACT, H_ALONE, H_VOIDED, H_NDEC, H_TURN, H_DEF_ALONE, \
+    H_OVERRIDDEN = range(9)
+H_SIZE = 9
 # per-seat output columns
 S_BID, S_TRICKS, S_SCORE, S_FOOLED = range(4)
 S_SIZE = 4
@@ -96,7 +97,7 @@ def run_hand(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, play_pol,
              scratch, do_trace):  # type: ignore[no-untyped-def]
     (eff, power, mech, suit_mask, masks, strength, win_weight, score_t, lose_bonus_t,
      as_exact_t, all_exact_t, defenders_t, ladder, card_suit, srank, by_rank, beaters,
-     lead_beaters, card_rate) = tabs
+     lead_beaters, card_rate, bid_table) = tabs
     (perm, hands, hands0, sout, captured, ts, won, rs_deal, rs_pol, ubid, utook, uscore,
      hout, trace) = scratch
     n = P[L.N_PLAYERS]
@@ -108,6 +109,7 @@ def run_hand(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, play_pol,
         hout[i] = -1
     hout[H_NDEC] = 0
     hout[H_VOIDED] = 0
+    hout[H_OVERRIDDEN] = 0
     for s in range(n):
         for k in range(4):
             sout[s, k] = 0
@@ -199,7 +201,8 @@ def run_hand(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, play_pol,
                                  card_rate if bid_pol[maker] >= L.BID_HEURISTIC else win_weight)
         _record(trace, hout, do_trace, L.D_TRUMP, maker, trump)
         for _ in range(P[L.DISCARD]):
-            c = choose_discard(bid_pol[maker], rs_pol, hands[maker], trump, strength)
+            c = choose_discard(bid_pol[maker], rs_pol, hands[maker], trump, strength, suit_mask,
+                               aces)
             _record(trace, hout, do_trace, L.D_DISCARD, maker, c)
             hands[maker] &= ~(ONE << np.uint64(c))
         go_alone = ladder[high, 2]
@@ -243,8 +246,14 @@ def run_hand(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, play_pol,
                 hi = h - total
                 if last:
                     lo = hi
-            b = choose_bid(bid_pol[seat], rs_pol, lo, hi, excluded, hands[seat], h, trump,
-                           card_rate if bid_pol[seat] >= L.BID_HEURISTIC else win_weight)
+            if seat == P[L.OVERRIDE_SEAT] and lo <= P[L.OVERRIDE_BID] <= hi and \
+                    P[L.OVERRIDE_BID] != excluded:
+                b = P[L.OVERRIDE_BID]
+                hout[H_OVERRIDDEN] = 1
+            else:
+                b = choose_bid(bid_pol[seat], rs_pol, lo, hi, excluded, hands[seat], h, trump,
+                               card_rate if bid_pol[seat] >= L.BID_HEURISTIC else win_weight,
+                               seat, total, suit_mask, bid_table)
             _record(trace, hout, do_trace, L.D_BID, seat, b)
             sout[seat, S_BID] = b
             total += b

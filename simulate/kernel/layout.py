@@ -36,7 +36,9 @@ N_TRUMP_CHOICES = EVENT0 + 3 * MAX_EVENTS        # 38
 TRUMP_CHOICE0 = N_TRUMP_CHOICES + 1              # up to 5 trump choices
 MAX_HAND = TRUMP_CHOICE0 + 5                     # 44
 MAX_BID = MAX_HAND + 1                           # largest unit bid in score tables
-P_SIZE = MAX_BID + 1
+OVERRIDE_SEAT = MAX_BID + 1     # training: this seat bids OVERRIDE_BID when legal (-1: nobody)
+OVERRIDE_BID = OVERRIDE_SEAT + 1
+P_SIZE = OVERRIDE_BID + 1
 
 # --- codes --------------------------------------------------------------------------------
 CH_FIXED, CH_DEALER, CH_FIRST_BIDDER, CH_MAKER, CH_TURN_UP = range(5)

@@ -14,7 +14,9 @@ from numba import njit
 from .bits import lowest_bit_index, lowest_bit_index_reversed, nth_set_bit, popcount
 from .layout import (
     ACE_CHOICE,
+    BID_HEURISTIC,
     BID_RANDOM,
+    BID_TABLE,
     FOOL_NEEDS_EXACT,
     FOOL_POINTS,
     M_FOOL,
@@ -51,6 +53,15 @@ def hand_weight(hand, h, t, win_weight):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always", _nrt=False, error_model="numpy")
+def hand_class(hand, h, t, rate, suit_mask, n_bins):  # type: ignore[no-untyped-def]
+    """(expected tricks in half-trick bins, trumps held) — the table bidder's hand class."""
+    est = hand_weight(hand, h, t, rate)
+    k = min(np.int64(2.0 * est), n_bins - 1)
+    trumps = popcount(hand & suit_mask[t, t]) if t < 4 else 0
+    return k, trumps
+
+
+@njit(cache=True, inline="always", _nrt=False, error_model="numpy")
 def choose_trump(pol, rs, P, hand, h, win_weight):  # type: ignore[no-untyped-def]
     k = P[N_TRUMP_CHOICES]
     if pol != BID_RANDOM:
@@ -65,11 +76,22 @@ def choose_trump(pol, rs, P, hand, h, win_weight):  # type: ignore[no-untyped-de
 
 
 @njit(cache=True, inline="always", _nrt=False, error_model="numpy")
-def choose_bid(pol, rs, lo, hi, excluded, hand, h, t, win_weight):  # type: ignore[no-untyped-def]
-    """A bid in lo..hi other than `excluded` (-1 when nothing is excluded)."""
+def choose_bid(pol, rs, lo, hi, excluded, hand, h, t, win_weight, seat, prev, suit_mask,
+               bid_table):  # type: ignore[no-untyped-def]
+    """A bid in lo..hi other than `excluded` (-1 when nothing is excluded).
+
+    table: the trained bid for (seat, hand class, sum of the bids before) where the hand
+    class is (expected tricks in half tricks, trumps held); untrained cells bid heuristic.
+    """
     if pol != BID_RANDOM:
         est = hand_weight(hand, h, t, win_weight)
         b = np.int64(est + 0.5)
+        if pol == BID_TABLE:
+            cls = hand_class(hand, h, t, win_weight, suit_mask, bid_table.shape[2])
+            trained = bid_table[h, seat, cls[0], cls[1], min(prev, bid_table.shape[4] - 1)]
+            if trained >= 0:
+                b = np.int64(trained)
+                est = np.float64(b)
         b = min(max(b, lo), hi)
         if b == excluded:
             if b + 1 <= hi and (est >= b or b - 1 < lo):
@@ -107,10 +129,34 @@ def choose_auction(pol, rs, high, n_steps, ladder, hand, widow_n, P, win_weight)
 
 
 @njit(cache=True, inline="always", _nrt=False, error_model="numpy")
-def choose_discard(pol, rs, hand, t, strength):  # type: ignore[no-untyped-def]
+def choose_discard(pol, rs, hand, t, strength, suit_mask, aces):  # type: ignore[no-untyped-def]
+    """greedy: the weakest card. heuristic and table: the weakest card of the shortest side
+    suit not headed by an Ace (so a discard can void a suit and let trumps ruff), else the
+    weakest card."""
     if pol != BID_RANDOM:
+        pool = hand
+        if pol >= BID_HEURISTIC:
+            shortest = 99
+            for s in range(4):
+                if s == t:
+                    continue
+                cards = hand & suit_mask[t, s]
+                k = popcount(cards)
+                if k == 0 or k >= shortest:
+                    continue
+                top, top_s = -1, -(1 << 40)
+                m = cards
+                while m != ZERO:
+                    c = lowest_bit_index(m)
+                    m &= m - ONE
+                    if strength[t, c] > top_s:
+                        top, top_s = c, strength[t, c]
+                if (aces >> np.uint64(top)) & ONE:
+                    continue
+                shortest = k
+                pool = cards
         best, best_s = -1, 1 << 40
-        m = hand
+        m = pool
         while m != ZERO:
             c = lowest_bit_index(m)
             m &= m - ONE
