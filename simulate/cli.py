@@ -185,6 +185,58 @@ def simulate(v: Variant, hand_size: int | None, hands: int, seed: int, play: str
 
 
 @cli.command()
+@variant_options
+@click.option("--seats", "seats", required=True, metavar="PLAY+BID,PLAY+BID,...",
+              help="The entrants, at least two, e.g. precision+table,greedy+greedy,random+random.")
+@click.option("--hands", "-n", type=int, default=100_000, show_default=True,
+              help="Deals in all (each played once per seating), shared among the hand sizes.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--hand-size", "-h", "hand_size", type=int, default=None,
+              help="Play one hand size (default: every round of the schedule, each counting once).")
+@click.option("--seating", type=click.Choice(["auto", "cyclic", "all"]), default="auto",
+              show_default=True,
+              help="all: every order of the entrants (E! seatings); cyclic: E shifts; "
+                   "auto: all up to 4 entrants.")
+@click.option("--workers", type=int, default=None, help="Threads (default: all cores).")
+def tournament(v: Variant, seats: str, hands: int, seed: int, hand_size: int | None,
+               seating: str, workers: int | None) -> None:
+    """Play policy pairs against each other on the same deals, every one in every seat;
+    print mean scores, exact-bid rates and paired differences with 95% intervals."""
+    from .tournament import parse_entrants, run_tournament
+
+    entrants = parse_entrants(seats)
+    res = run_tournament(v, entrants, hands, seed=seed,
+                         hand_sizes=None if hand_size is None else [hand_size],
+                         workers=workers, seating=seating)
+    click.echo(res.format())
+
+
+@cli.command()
+@variant_options
+@click.option("--hand-size", "-h", "hand_sizes", type=int, multiple=True,
+              help="Train only these hand sizes (default: every size of the schedule).")
+@click.option("--deals", type=int, default=30_000, show_default=True,
+              help="Deals per hand size and iteration (each replayed once per candidate bid).")
+@click.option("--iterations", type=int, default=8, show_default=True,
+              help="Most self-play rounds (it stops sooner when fewer than 1% of bids change).")
+@click.option("--out", type=click.Path(file_okay=False), default=None,
+              help="Folder for the table (default: the user cache, where bidlab finds it).")
+def train(v: Variant, hand_sizes: tuple[int, ...], deals: int, iterations: int,
+          out: str | None) -> None:
+    """Build the `table` bidder's tables for VARIANT by self-play and save them."""
+    from pathlib import Path
+
+    from .train import train as run_training
+
+    if iterations < 1:
+        raise BidlabInputError(f"--iterations {iterations}: at least 1")
+    click.echo(f"training the table bidder for {v.canonical}")
+    path = run_training(v, list(hand_sizes) or None, deals=deals, max_iter=iterations,
+                        folder=Path(out) if out else None, echo=click.echo)
+    click.echo(f"wrote {path}")
+
+
+@cli.command()
 @click.option("--quick", is_flag=True, help="Fewer repeats and smaller runs.")
 @click.option("--full", is_flag=True, help="Also measure summary memory at 1e8 and 1e9 hands.")
 @click.option("--out", default="benchmarks/results", show_default=True,
