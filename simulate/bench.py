@@ -59,20 +59,23 @@ def _median_rate(run: Callable[[], int], repeats: int) -> list[float]:
 
 def _kernel_row(name: str, game: str, players: int, hand_size: int, policy: str,
                 hands: int, repeats: int, target: float | None, **options: Any) -> Row:
+    """policy: one name for play and bid, or PLAY+BID."""
     import simulate as sim
     from simulate.run import simulate_hands
 
+    play, _, bid = policy.partition("+")
+    bid = bid or play
     v = sim.load_variant(game, players=players, **options)
-    simulate_hands(v, hand_size, 10_000, seed=0, play=policy, bid=policy, keep="summary")
+    simulate_hands(v, hand_size, 10_000, seed=0, play=play, bid=bid, keep="summary")
 
     def run() -> int:
-        simulate_hands(v, hand_size, hands, seed=1, play=policy, bid=policy, keep="summary",
+        simulate_hands(v, hand_size, hands, seed=1, play=play, bid=bid, keep="summary",
                        workers=2)
         return hands
 
     rates = _median_rate(run, repeats)
     return Row(name, statistics.median(rates), repeats=rates, target=target,
-               note=f"{v.canonical}, {hand_size} cards, {policy}, 2 threads")
+               note=f"{v.canonical}, {hand_size} cards, {play}+{bid}, 2 threads")
 
 
 def _deal_row(repeats: int) -> Row:
@@ -206,15 +209,22 @@ def run_benchmark(quick: bool = False, full: bool = False, out_dir: str | Path |
                             4_000_000 // scale, repeats, TARGETS["oh_hell 4p x10 greedy"]))
     import simulate as sim
 
+    rows.append(_kernel_row("oh_hell 4p x10 precision+table", "oh_hell", 4, 10,
+                            "precision+table", 4_000_000 // scale, repeats, None))
+    cost_pairs = [("oh_hell 4p x10 greedy", "oh_hell 4p x10 precision+table")]
     for game in ("hoffer", "horseshoes", "hyjack", "hasenpfeffer", "kings_and_fools"):
         v = sim.load_variant(game)
-        rows.append(_kernel_row(f"{game} {v.players}p x{max(v.schedule)} greedy", game,
-                                v.players, max(v.schedule), "greedy", 4_000_000 // scale,
-                                repeats, SEED_GAME_TARGET))
-    rows.append(_kernel_row("horseshoes 6p x8 greedy", "horseshoes", 6, 8, "greedy",
-                            2_000_000 // scale, repeats, MANY_PLAYERS_TARGET))
-    rows.append(_kernel_row("kings_and_fools 7p x7 greedy", "kings_and_fools", 7, 7, "greedy",
-                            2_000_000 // scale, repeats, MANY_PLAYERS_TARGET))
+        label = f"{game} {v.players}p x{max(v.schedule)}"
+        rows.append(_kernel_row(f"{label} greedy", game, v.players, max(v.schedule), "greedy",
+                                4_000_000 // scale, repeats, None))
+        rows.append(_kernel_row(f"{label} precision+table (default)", game, v.players,
+                                max(v.schedule), "precision+table", 4_000_000 // scale, repeats,
+                                SEED_GAME_TARGET))
+        cost_pairs.append((f"{label} greedy", f"{label} precision+table (default)"))
+    rows.append(_kernel_row("horseshoes 6p x8 precision+table", "horseshoes", 6, 8,
+                            "precision+table", 2_000_000 // scale, repeats, MANY_PLAYERS_TARGET))
+    rows.append(_kernel_row("kings_and_fools 7p x7 precision+table", "kings_and_fools", 7, 7,
+                            "precision+table", 2_000_000 // scale, repeats, MANY_PLAYERS_TARGET))
     rows.append(_deal_row(repeats))
     rows.append(_reference_row(2.0 if quick else 5.0))
     rows.extend(_openspiel_rows(1.0 if quick else 3.0, repeats))
@@ -227,9 +237,15 @@ def run_benchmark(quick: bool = False, full: bool = False, out_dir: str | Path |
         if row.name.startswith("OpenSpiel") or row.name.startswith("reference"):
             if row.rate == row.rate and row.rate > 0:
                 ratios[f"bidlab 2 threads / {row.name}"] = ours / row.rate
+    by_name = {r.name: r.rate for r in rows}
+    policy_cost = {f"{slow} vs {fast}": by_name[fast] / by_name[slow]
+                   for fast, slow in cost_pairs}
     echo("")
     for k, r in ratios.items():
         echo(f"  ratio  {k:<62s} {r:10.1f}x")
+    echo("\npolicy cost: greedy hands/s over precision+table hands/s (target <= 2)")
+    for k, r in policy_cost.items():
+        echo(f"  {k:<80s} {r:6.2f}x")
 
     echo("\nstart-up and memory (fresh kernel cache, then warm; summary mode)")
     memory_hands = [10**5, 10**6, 10**7] + ([10**8, 10**9] if full else [])
@@ -246,6 +262,7 @@ def run_benchmark(quick: bool = False, full: bool = False, out_dir: str | Path |
                     "platform": platform.platform(), "processor": _cpu_name()},
         "rows": [asdict(r) | {"met": r.met} for r in rows],
         "ratios": ratios,
+        "policy_cost": policy_cost,
         "startup_memory": sm,
         "max_rss_mb_this_process": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
     }

@@ -139,8 +139,8 @@ def _parse_fixed(items: Iterable[str]) -> dict[int, str]:
 @click.option("--hands", "-n", type=int, default=1_000_000, show_default=True,
               help="Number of hands to deal and play.")
 @click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--play", default="greedy", show_default=True, help="Play policy.")
-@click.option("--bid", default="greedy", show_default=True, help="Bid policy.")
+@click.option("--play", default="precision", show_default=True, help="Play policy.")
+@click.option("--bid", default="table", show_default=True, help="Bid policy.")
 @click.option("--trump", default=None, help="Force trump (S H D C NT) where a player chooses.")
 @click.option("--fixed", multiple=True, metavar="SEAT:CARDS",
               help="Fix a seat's cards, e.g. '2:HIJO AS KS 9H 10D' (seat 0 = dealer's left).")

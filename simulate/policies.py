@@ -63,7 +63,8 @@ BID = {
                             "raises while the sum, a trick from its partner and a share of the "
                             "widow support the next step."),
     "table": PolicyInfo("table", L.BID_TABLE,
-                        "Bids the bid with the highest expected score for its hand class "
+                        "Bids the bid with the best expected score (the lowest where low totals "
+                        "win) for its hand class "
                         "(expected tricks in half tricks under the trump, and trumps held), "
                         "its seat and the sum of the bids already made, read from a table "
                         "built by self-play: starting from the heuristic bidder, every sampled "

@@ -205,7 +205,7 @@ def run_local(n_chunks: int, work: Callable[[int], Any], workers: int,
 
 
 def simulate_hands(v: Variant, hand_size: int, hands: int, seed: int = 0,
-                   play: str | Sequence[str] = "greedy", bid: str | Sequence[str] = "greedy",
+                   play: str | Sequence[str] = "precision", bid: str | Sequence[str] = "table",
                    trump: str | int | None = None, fixed: Mapping[int, Any] | None = None,
                    keep: str = "records", workers: int | None = None,
                    round_index: int | None = None, chunk_size: int = DEFAULT_CHUNK,

@@ -158,6 +158,13 @@ def _compile(v: Variant) -> RuleTables:
 
     win_weight = _win_weights(v, eff, power, mech, H)
     score, lose_bonus, as_exact, all_exact, defenders = _score_tables(v, H, B)
+    if v.is_contract:
+        # do the makers gain from every trick past their contract? then they play on for it
+        P[L.OVERTRICKS_PAY] = int(all(score[h, b, t + 1] > score[h, b, t]
+                                      for h in range(1, H + 1) for b in range(1, min(h, B) + 1)
+                                      for t in range(b, h)))
+        P[L.DEFENDERS_PAY] = int(all(defenders[h, t + 1] > defenders[h, t]
+                                     for h in range(1, H + 1) for t in range(h)))
     ladder = np.zeros((len(v.ladder) + 1, 3), dtype=np.int64)
     for k, step in enumerate(v.ladder, start=1):
         ladder[k] = (step.tricks, step.multiplier, int(step.alone))

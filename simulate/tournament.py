@@ -311,6 +311,9 @@ class TournamentResult:
             "  mean score per player per hand; 95% normal intervals over deals (deal = one hand "
             "index across all seatings)",
         ]
+        if c.get("better") == "lower":
+            lines.append("  LOWER scores are better in this game: a negative difference A - B "
+                         "means A did better")
         if c["seating"] == "cyclic" and E >= 3:
             lines.append("  note: cyclic seating balances seats, not neighbours; differences "
                          "may partly reflect who sits next to whom")
@@ -431,6 +434,7 @@ def run_tournament(v: Variant, entrants: Sequence[tuple[str, str]], hands: int, 
         "players": v.players,
         "teams": v.teams,
         "contract": bool(v.is_contract),
+        "better": str(v.rule("end.better", "higher")),
         "entrants": labels,
         "policies": [list(p) for p in pairs_in],
         "hands": hands,

@@ -4,7 +4,9 @@ For each hand size: start from the heuristic bidder; deal `deals` hands; for eve
 replay each deal once per candidate bid (the seat's bid forced, everyone else bidding from
 the current table, common random numbers: the deals and every later choice are the same
 but for the consequences of that bid); set each (seat, hand class, bids before) cell to the
-bid with the highest mean score; repeat until fewer than 1% of the trained cells change.
+bid with the best mean score — highest, or lowest where low totals win (moving off a
+cell's bid only for a gain of two standard errors of the paired difference); repeat until
+fewer than 1% of the trained cells change.
 
 Tables are keyed by the variant's canonical string and a format version. Those for every
 shipped game at its default configuration live in simulate/trained/ and load without
@@ -111,6 +113,7 @@ def train_hand_size(v: Variant, h: int, deals: int, seed: int, max_iter: int,
     first = v.seat_of_offset(int(v.rule("bidding.first", 1)))
     order = [(first + j) % n for j in range(n)]
     prev_cap = tables.bid_table.shape[4] - 1
+    sign = -1 if v.rule("end.better", "higher") == "lower" else 1   # maximise sign * score
     history = []
     for it in range(max_iter):
         changed = trained = 0
@@ -125,7 +128,7 @@ def train_hand_size(v: Variant, h: int, deals: int, seed: int, max_iter: int,
                 job.tables = dataclasses.replace(job.tables, P=P)
                 hand_out, seat_out, mask_out = _run_records(job, workers)
                 ok = hand_out[:, H_OVERRIDDEN] == 1
-                scores[ok, b] = seat_out[ok, s, S_SCORE]
+                scores[ok, b] = sign * seat_out[ok, s, S_SCORE]
                 if cls is None:
                     cls, held = _classes(v, tables, h, mask_out[:, s], hand_out[:, H_TRUMP])
                     prev = np.minimum(seat_out[:, earlier, S_BID].sum(axis=1), prev_cap) \
@@ -139,13 +142,21 @@ def train_hand_size(v: Variant, h: int, deals: int, seed: int, max_iter: int,
                 valid = np.isfinite(rows).all(axis=0)
                 if not valid.any():
                     continue
-                means = np.where(valid, np.where(np.isfinite(rows), rows, 0).mean(axis=0),
-                                 -np.inf)
+                filled = np.where(np.isfinite(rows), rows, 0.0)
+                means = np.where(valid, filled.mean(axis=0), -np.inf)
                 best = int(np.argmax(means))
                 trained += 1
-                if tables.bid_table[h, s, k, t, p] != best:
-                    changed += 1
-                    tables.bid_table[h, s, k, t, p] = best
+                current = int(tables.bid_table[h, s, k, t, p])
+                if current == best:
+                    continue
+                if current >= 0 and valid[current]:
+                    # move off the current bid only when the paired gain is clear (two
+                    # standard errors on the same deals), so noise cannot make cells cycle
+                    diff = filled[:, best] - filled[:, current]
+                    if diff.mean() <= 2.0 * diff.std(ddof=1) / np.sqrt(len(diff)):
+                        continue
+                changed += 1
+                tables.bid_table[h, s, k, t, p] = best
         share = changed / max(trained, 1)
         history.append({"iteration": it + 1, "cells": trained, "changed": changed})
         echo(f"  {h} cards, iteration {it + 1}: {trained} cells, {changed} changed "

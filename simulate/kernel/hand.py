@@ -20,6 +20,7 @@ from .policies import (
     choose_play,
     choose_trump,
     choose_yes_no,
+    hand_weight,
     precision_play,
 )
 from .rng import seed_stream
@@ -207,7 +208,8 @@ def run_hand(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, play_pol,
             hands[maker] &= ~(ONE << np.uint64(c))
         go_alone = ladder[high, 2]
         if go_alone == 0 and P[L.ALLOW_ALONE]:
-            go_alone = choose_yes_no(bid_pol[maker], rs_pol)
+            go_alone = choose_yes_no(bid_pol[maker], rs_pol,
+                                     hand_weight(hands[maker], h, trump, card_rate), h - 0.5)
             _record(trace, hout, do_trace, L.D_ALONE, maker, go_alone)
         if go_alone:
             alone = maker
@@ -219,7 +221,7 @@ def run_hand(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, play_pol,
                     seat = (maker + k) % n
                     if _unit(seat, teams) == _unit(maker, teams):
                         continue
-                    yes = choose_yes_no(bid_pol[seat], rs_pol)
+                    yes = choose_yes_no(bid_pol[seat], rs_pol, 0.0, 1.0)   # never defends alone
                     _record(trace, hout, do_trace, L.D_DEFEND_ALONE, seat, yes)
                     if yes:
                         defender_alone = seat
@@ -292,13 +294,16 @@ def run_hand(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, play_pol,
                 elif teams == 0 and maker < 0:
                     need = sout[seat, S_BID] - sout[seat, S_TRICKS]
                 elif maker >= 0:
-                    if _unit(seat, teams) == _unit(maker, teams):
+                    is_maker = _unit(seat, teams) == _unit(maker, teams)
+                    if is_maker:
                         need = ladder[contract, 0]
                     else:
                         need = h - ladder[contract, 0] + 1
                     for s in range(n):
                         if _unit(s, teams) == _unit(seat, teams):
                             need -= sout[s, S_TRICKS]
+                    if need <= 0 and P[L.OVERTRICKS_PAY if is_maker else L.DEFENDERS_PAY]:
+                        need = 1   # past the contract (or the set) every trick still scores
                 else:
                     for s in range(n):
                         if _unit(s, teams) == _unit(seat, teams):

@@ -38,7 +38,9 @@ MAX_HAND = TRUMP_CHOICE0 + 5                     # 44
 MAX_BID = MAX_HAND + 1                           # largest unit bid in score tables
 OVERRIDE_SEAT = MAX_BID + 1     # training: this seat bids OVERRIDE_BID when legal (-1: nobody)
 OVERRIDE_BID = OVERRIDE_SEAT + 1
-P_SIZE = OVERRIDE_BID + 1
+OVERTRICKS_PAY = OVERRIDE_BID + 1   # contract makers still gain from tricks past the contract
+DEFENDERS_PAY = OVERTRICKS_PAY + 1  # defenders gain from every trick they take
+P_SIZE = DEFENDERS_PAY + 1
 
 # --- codes --------------------------------------------------------------------------------
 CH_FIXED, CH_DEALER, CH_FIRST_BIDDER, CH_MAKER, CH_TURN_UP = range(5)

@@ -19,6 +19,7 @@ from .layout import (
     BID_TABLE,
     FOOL_NEEDS_EXACT,
     FOOL_POINTS,
+    KIND,
     M_FOOL,
     M_IF_LED,
     N_TRUMP_CHOICES,
@@ -167,10 +168,14 @@ def choose_discard(pol, rs, hand, t, strength, suit_mask, aces):  # type: ignore
 
 
 @njit(cache=True, inline="always", _nrt=False, error_model="numpy")
-def choose_yes_no(pol, rs):  # type: ignore[no-untyped-def]
-    if pol != BID_RANDOM:
-        return 0
-    return below(rs, 2)
+def choose_yes_no(pol, rs, strength_of_hand, needed):  # type: ignore[no-untyped-def]
+    """Going alone: greedy never does; heuristic and table do when the hand alone is
+    expected to take `needed` tricks (the whole hand for a lone maker)."""
+    if pol == BID_RANDOM:
+        return below(rs, 2)
+    if pol >= BID_HEURISTIC and strength_of_hand >= needed:
+        return 1
+    return 0
 
 
 @njit(cache=True, inline="always", _nrt=False, error_model="numpy")
@@ -284,7 +289,8 @@ def precision_play(P, legal, hand, gone, tmask, need, tricks_left, ts, t, partne
         if lead_beaters[t, c] & unseen == ZERO:
             sure |= ONE << np.uint64(c)
     n_sure = popcount(sure)
-    reserve = need > 0 and n_sure >= need and tricks_left > need
+    # holding back sure winners pays only where the count must be exact, not for a contract
+    reserve = need > 0 and n_sure >= need and tricks_left > need and P[KIND] == 0
     if ts[TS_COUNT] == 0:
         if need > 0 and not reserve:
             if legal & sure != ZERO:
@@ -295,7 +301,12 @@ def precision_play(P, legal, hand, gone, tmask, need, tricks_left, ts, t, partne
         card = _extreme(_prefer(_prefer(legal, sure | keep), hurts), t, srank, by_rank, False)
         low = 1 if (ace_choice and (aces >> np.uint64(card)) & ONE) else 0
         return card + 64 * low
-    want = need > 0 and not reserve and not partner_winning
+    partner_safe = False
+    if partner_winning:
+        # the partner's card holds if nobody still to play can beat it
+        partner_safe = last_to_play or ts[TS_LAST] >= 0 or ts[TS_ALWAYS] >= 0 or (
+            ts[TS_BEST] >= 0 and beaters[t, ts[TS_BEST_CARD]] & unseen == ZERO)
+    want = need > 0 and not reserve and not partner_safe
     if tmask & hurts != ZERO:
         want = False
     winners = _winners(legal, ts, t, eff, power, mech, beaters, foolable, aces, ace_choice, want)
