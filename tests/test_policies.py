@@ -36,7 +36,7 @@ def _play(v: sim.Variant, hand: str, trick: str, trump: str, need: int, *, gone:
         trick_add(ts, c, 0, t, T.eff, T.power, T.mech)
     legal = np.uint64(legal_mask(hmask, ts, t, False, 0, T.suit_mask, T.masks[0]))
     move = precision_play(T.P, legal, hmask, gmask | tmask, tmask, need, tricks_left, ts, t,
-                          partner_winning, last, len(hidx), unit_bid, T.as_tuple())
+                          partner_winning, 0 if last else 2, len(hidx), unit_bid, T.as_tuple())
     return v.cards.names[move & 63]
 
 

@@ -322,7 +322,7 @@ def run_hand(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, play_pol,
                                 ub += sout[s, S_BID]
                     move = precision_play(P, legal, hands[seat], gone, tmask, need,
                                           h - trick_no, ts, trump, partner_winning,
-                                          played == active - 1, h, ub, tabs)
+                                          active - played - 1, h, ub, tabs)
                 else:
                     move = choose_play(play_pol[seat], rs_pol, P, legal, need, ts, trump, eff,
                                        power, mech, srank, by_rank, beaters, foolable, aces)

@@ -40,6 +40,7 @@ from .trick import (
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
+HOLD_CHANCE = 0.75   # precision play takes a trick with a card this likely to hold it
 
 
 @njit(cache=True, inline="always", _nrt=False, error_model="numpy")
@@ -263,7 +264,7 @@ def _prefer(mask, avoid):  # type: ignore[no-untyped-def]
 
 @njit(cache=True, inline="always", _nrt=False, error_model="numpy")
 def precision_play(P, legal, hand, gone, tmask, need, tricks_left, ts, t, partner_winning,
-                   last_to_play, h, unit_bid, tabs):  # type: ignore[no-untyped-def]
+                   players_after, h, unit_bid, tabs):  # type: ignore[no-untyped-def]
     """Play to the bid with card counting: card + 64 * (Ace declared low).
 
     Short of the bid it keeps enough sure winners (cards no unseen card can beat) for the
@@ -304,7 +305,7 @@ def precision_play(P, legal, hand, gone, tmask, need, tricks_left, ts, t, partne
     partner_safe = False
     if partner_winning:
         # the partner's card holds if nobody still to play can beat it
-        partner_safe = last_to_play or ts[TS_LAST] >= 0 or ts[TS_ALWAYS] >= 0 or (
+        partner_safe = players_after == 0 or ts[TS_LAST] >= 0 or ts[TS_ALWAYS] >= 0 or (
             ts[TS_BEST] >= 0 and beaters[t, ts[TS_BEST_CARD]] & unseen == ZERO)
     want = need > 0 and not reserve and not partner_safe
     if tmask & hurts != ZERO:
@@ -325,24 +326,33 @@ def precision_play(P, legal, hand, gone, tmask, need, tricks_left, ts, t, partne
                 P[FOOL_POINTS] > score_t[h, unit_bid, unit_bid] - score_t[h, unit_bid, unit_bid + 1]:
             return lowest_bit_index(fools)
     if want and winners != ZERO:
-        holders = ZERO
+        # the cheapest winner that will probably hold: each unseen card that beats it is
+        # with a player still to play with chance about f (their share of the unseen cards)
+        left = popcount(unseen)
+        f = min(1.0, players_after * max(popcount(hand) - 1, 1) / max(left, 1))
+        likely = ZERO
         m = winners
         while m != ZERO:
             c = lowest_bit_index(m)
             m &= m - ONE
-            if last_to_play or (mech[t, c] != M_FOOL and beaters[t, c] & unseen == ZERO and
-                                eff[t, c] >= 0) or (eff[t, c] < 0 and mech[t, c] != M_FOOL and
-                                                    lead_beaters[t, c] & unseen == ZERO):
-                holders |= ONE << np.uint64(c)
-        if holders != ZERO:
-            return _extreme(holders, t, srank, by_rank, False)
-        return _extreme(winners, t, srank, by_rank, True)
-    if want:
-        # cannot take it: hand over a hurtful card, else throw the cheapest one, keeping
-        # sure winners, a kept joker and cards that pay
-        if legal & hurts != ZERO:
+            if players_after == 0:
+                likely |= ONE << np.uint64(c)
+            elif mech[t, c] == M_FOOL:
+                continue
+            else:
+                k = popcount((beaters[t, c] if eff[t, c] >= 0 else lead_beaters[t, c]) & unseen)
+                if (1.0 - f) ** k >= HOLD_CHANCE:
+                    likely |= ONE << np.uint64(c)
+        if likely != ZERO:
+            return _extreme(likely, t, srank, by_rank, False)
+        # none is likely to hold: the strongest, unless a contract wants trumps kept
+        return _extreme(winners, t, srank, by_rank, P[KIND] == 0)
+    if want or (need > 0 and partner_safe):
+        # cannot take it, or a partner holds it: hand over a hurtful card, else throw the
+        # cheapest one, keeping sure winners, a kept joker and cards that pay
+        if legal & hurts != ZERO and not partner_safe:
             return lowest_bit_index(legal & hurts)
-        card = _extreme(_prefer(legal, sure | keep | pays), t, srank, by_rank, False)
+        card = _extreme(_prefer(legal, sure | keep | pays | hurts), t, srank, by_rank, False)
         low = 1 if (ace_choice and (aces >> np.uint64(card)) & ONE) else 0
         return card + 64 * low
     losers = legal & ~winners
