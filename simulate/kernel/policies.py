@@ -284,6 +284,11 @@ def precision_play(P, legal, hand, gone, tmask, need, tricks_left, ts, t, partne
     unseen = everything & ~hand & ~gone
     sure = ZERO
     m = hand
+    suit_mask = tabs[3]
+    if t < 4 and unseen & suit_mask[t, t] != ZERO:
+        # with trumps still out, only trumps and suitless cards can be sure winners
+        m = hand & (suit_mask[t, t] | (everything & ~(suit_mask[t, 0] | suit_mask[t, 1] |
+                                                       suit_mask[t, 2] | suit_mask[t, 3])))
     while m != ZERO:
         c = lowest_bit_index(m)
         m &= m - ONE
@@ -330,6 +335,9 @@ def precision_play(P, legal, hand, gone, tmask, need, tricks_left, ts, t, partne
         # with a player still to play with chance about f (their share of the unseen cards)
         left = popcount(unseen)
         f = min(1.0, players_after * max(popcount(hand) - 1, 1) / max(left, 1))
+        # (1 - f)^k >= HOLD_CHANCE  <=>  k <= log(HOLD_CHANCE) / log(1 - f)
+        k_max = 0 if f >= 1.0 else np.int64(np.log(HOLD_CHANCE) / np.log(1.0 - f)) \
+            if f > 0.0 else 64
         likely = ZERO
         m = winners
         while m != ZERO:
@@ -341,7 +349,7 @@ def precision_play(P, legal, hand, gone, tmask, need, tricks_left, ts, t, partne
                 continue
             else:
                 k = popcount((beaters[t, c] if eff[t, c] >= 0 else lead_beaters[t, c]) & unseen)
-                if (1.0 - f) ** k >= HOLD_CHANCE:
+                if k <= k_max:
                     likely |= ONE << np.uint64(c)
         if likely != ZERO:
             return _extreme(likely, t, srank, by_rank, False)
