@@ -89,3 +89,11 @@ def resolve(kind: str, names: str | Sequence[str], players: int) -> list[int]:
                 f"unknown {kind} policy {name!r}; allowed: {', '.join(table)}")
         out.append(table[name].kernel_id)
     return out
+
+
+STARS = PolicyInfo("threshold", -1,
+                   "Horseshoes with stars: after scoring, a player (or team) holding a star "
+                   "spends it to score 0 for the hand when the hand cost it at least the "
+                   "threshold in points (2 by default); smaller losses keep the star for a "
+                   "costlier hand or for the five-star win "
+                   "(simulate.reference.engine.StarThreshold).")

@@ -106,3 +106,24 @@ def test_hasenpfeffer_maker_discards_from_a_short_side_suit() -> None:
     assert discard("JOKER JS AS KS 9H QD KD") == "9H"           # voids hearts
     assert discard("JOKER JS AS KS AH QD KD") == "QD"           # keeps the singleton Ace
     assert discard("JOKER JS AS KS 9H QD KD", L.BID_GREEDY) in ("9H", "QD")
+
+
+def test_star_threshold_spends_a_star_only_on_a_costly_hand() -> None:
+    import random
+
+    from simulate.reference.engine import RandomPolicy, StarThreshold, play_game
+
+    v = sim.load_variant("horseshoes", players=4, stars=True)
+    rng = random.Random(4)
+    spent = kept = 0
+    for _ in range(40):
+        game = play_game(v, [StarThreshold(RandomPolicy(rng), 3) for _ in range(4)], rng)
+        for rec in game.hands:
+            for kind, seat, value in rec.decisions:
+                if kind != "spend_star":
+                    continue
+                points = rec.scores[seat]
+                assert value == (points >= 3)
+                spent += value
+                kept += not value
+    assert spent and kept

@@ -36,6 +36,8 @@ class Decision:
     options: list[Any]
     hand: list[int]
     state: HandState
+    points: int = 0          # spend_star: the points the unit took this hand
+    stars: int = 0           # spend_star: the stars the unit holds
 
 
 class Policy(Protocol):
@@ -52,6 +54,19 @@ class RandomPolicy:
 
     def choose(self, kind: str, decision: Decision) -> Any:
         return self.rng.choice(decision.options)
+
+
+class StarThreshold:
+    """Wraps a policy; spends a Horseshoes star when the hand's points reach `threshold`
+    (the stars rule, A-HS-9). Every other decision goes to the wrapped policy."""
+
+    def __init__(self, inner: Policy, threshold: int = 2) -> None:
+        self.inner, self.threshold = inner, threshold
+
+    def choose(self, kind: str, decision: Decision) -> Any:
+        if kind == SPEND_STAR:
+            return decision.points >= self.threshold
+        return self.inner.choose(kind, decision)
 
 
 class ScriptedPolicy:
@@ -524,7 +539,8 @@ def _stars(v: Variant, rec: HandRecord, dealer: int, rel: Sequence[Policy], tota
         points = rec.scores[lead_rel]
         if points > 0 and stars[unit[0]] > 0:
             st = HandState(v, rec.hand_size, None, [[] for _ in range(n)], [], [])
-            decision = Decision(SPEND_STAR, lead_rel, [False, True], [], st)
+            decision = Decision(SPEND_STAR, lead_rel, [False, True], [], st, points,
+                                stars[unit[0]])
             if rel[lead_rel].choose(SPEND_STAR, decision):
                 rec.decisions.append((SPEND_STAR, lead_rel, True))
                 for a in unit:
