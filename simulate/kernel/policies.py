@@ -283,11 +283,14 @@ def precision_play(P, legal, hand, gone, tmask, need, tricks_left, ts, t, partne
     ace_choice = P[ACE_CHOICE]
     unseen = everything & ~hand & ~gone
     sure = ZERO
-    m = hand
+    # the whole hand matters when leading or when sure winners may cover the need; else
+    # only the legal cards (the sure ones are kept out of discards)
+    may_reserve = need > 0 and tricks_left > need and P[KIND] == 0
+    m = hand if (ts[TS_COUNT] == 0 or may_reserve) else legal
     suit_mask = tabs[3]
     if t < 4 and unseen & suit_mask[t, t] != ZERO:
         # with trumps still out, only trumps and suitless cards can be sure winners
-        m = hand & (suit_mask[t, t] | (everything & ~(suit_mask[t, 0] | suit_mask[t, 1] |
+        m &= (suit_mask[t, t] | (everything & ~(suit_mask[t, 0] | suit_mask[t, 1] |
                                                        suit_mask[t, 2] | suit_mask[t, 3])))
     while m != ZERO:
         c = lowest_bit_index(m)
@@ -296,7 +299,7 @@ def precision_play(P, legal, hand, gone, tmask, need, tricks_left, ts, t, partne
             sure |= ONE << np.uint64(c)
     n_sure = popcount(sure)
     # holding back sure winners pays only where the count must be exact, not for a contract
-    reserve = need > 0 and n_sure >= need and tricks_left > need and P[KIND] == 0
+    reserve = may_reserve and n_sure >= need
     if ts[TS_COUNT] == 0:
         if need > 0 and not reserve:
             if legal & sure != ZERO:
