@@ -29,13 +29,13 @@ from .variant import Variant
 DEFAULT_CHUNK = 1 << 16
 
 
-def _positive_int(value: Any, what: str) -> int:
+def positive_int(value: Any, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value <= 0:
         raise BidlabInputError(f"{what} must be a positive whole number, got {value!r}")
     return int(value)
 
 
-def _seed(value: Any) -> int:
+def check_seed(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or \
             not 0 <= value < 2**63:
         raise BidlabInputError(f"seed must be a whole number from 0 to 2**63-1, got {value!r}")
@@ -137,8 +137,8 @@ def make_job(v: Variant, hand_size: int, hands: int, seed: int, play: str | Sequ
              bid: str | Sequence[str], trump: str | int | None, fixed: Mapping[int, Any] | None,
              round_index: int | None) -> Job:
     v.check_hand_size(hand_size)
-    hands = _positive_int(hands, "hands")
-    seed = _seed(seed)
+    hands = positive_int(hands, "hands")
+    seed = check_seed(seed)
     play_ids = policies.resolve("play", play, v.players)
     bid_ids = policies.resolve("bid", bid, v.players)
     fixed_masks = resolve_fixed(v, hand_size, fixed)
@@ -166,7 +166,7 @@ def chunks(total: int, size: int) -> list[tuple[int, int]]:
 def _workers(workers: int | None) -> int:
     if workers is None:
         return max(1, os.cpu_count() or 1)
-    return _positive_int(workers, "workers")
+    return positive_int(workers, "workers")
 
 
 def run_local(n_chunks: int, work: Callable[[int], Any], workers: int,
@@ -221,7 +221,7 @@ def simulate_hands(v: Variant, hand_size: int, hands: int, seed: int = 0,
     if keep not in ("records", "summary"):
         raise BidlabInputError(f"keep={keep!r}; allowed: records, summary")
     job = make_job(v, hand_size, hands, seed, play, bid, trump, fixed, round_index)
-    chunk_size = _positive_int(chunk_size, "chunk_size")
+    chunk_size = positive_int(chunk_size, "chunk_size")
     plan = chunks(job.config.hands, chunk_size)
     n_workers = _workers(workers)
     args = job.args()

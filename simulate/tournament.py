@@ -68,6 +68,7 @@ import pandas as pd
 
 from . import policies
 from .errors import BidlabInputError
+from .run import check_seed, positive_int
 from .variant import Variant
 
 Z95 = NormalDist().inv_cdf(0.975)
@@ -122,20 +123,6 @@ def entrant_labels(entrants: Sequence[tuple[str, str]]) -> list[str]:
         seen[base] += 1
         labels.append(base if seen[base] == 1 else f"{base}#{seen[base]}")
     return labels
-
-
-def _whole(value: Any, what: str, low: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-        kind = "a positive whole number" if low == 1 else f"a whole number >= {low}"
-        raise BidlabInputError(f"{what} must be {kind}, got {value!r}")
-    return int(value)
-
-
-def _check_seed(seed: Any) -> int:
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or \
-            not 0 <= seed < 2**63:
-        raise BidlabInputError(f"seed must be a whole number from 0 to 2**63-1, got {seed!r}")
-    return int(seed)
 
 
 def size_seed(seed: int, hand_size: int) -> int:
@@ -366,8 +353,8 @@ def run_tournament(v: Variant, entrants: Sequence[tuple[str, str]], hands: int, 
 
     pairs_in = _check_entrants(entrants)
     labels = entrant_labels(pairs_in)
-    hands = _whole(hands, "hands", 1)
-    seed = _check_seed(seed)
+    hands = positive_int(hands, "hands")
+    seed = check_seed(seed)
     rounds = list(v.schedule) if hand_sizes is None else list(hand_sizes)
     if not rounds:
         raise BidlabInputError("hand_sizes is empty; give at least one hand size")

@@ -22,14 +22,8 @@ from simulate.run import simulate_hands
 HANDS_PER_CONFIG = 10_000
 POLICY_PAIRS = [("random", "random"), ("greedy", "greedy"), ("precision", "heuristic")]
 
-PLAYER_COUNTS = {
-    "hoffer": range(2, 5),
-    "horseshoes": range(3, 7),
-    "hyjack": range(3, 11),
-    "hasenpfeffer": range(4, 5),
-    "kings_and_fools": range(2, 8),
-    "oh_hell": range(3, 8),
-}
+PLAYER_COUNTS = {g: range(lo, hi + 1) for g in sim.shipped_variants()
+                 for lo, hi in [sim.load_variant(g).player_range]}
 OPTION_SETS = [
     ("hoffer", 4, {"partnership": True}),
     ("hoffer", 2, {"two_player_max": 13, "peak_twice": True}),

@@ -78,6 +78,16 @@ def _unit(s, teams):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always", _nrt=False, error_model="numpy")
+def _partners(seat, n, teams):  # type: ignore[no-untyped-def]
+    """Mask of the seat's partners (who sit out when it plays alone)."""
+    m = ZERO
+    for s in range(n):
+        if s != seat and _unit(s, teams) == _unit(seat, teams):
+            m |= ONE << np.uint64(s)
+    return m
+
+
+@njit(cache=True, inline="always", _nrt=False, error_model="numpy")
 def _seat_at(first_seat, pos, sitting_out, n):  # type: ignore[no-untyped-def]
     """The seat that played position `pos` of a trick led by first_seat."""
     if sitting_out == ZERO:
@@ -213,9 +223,7 @@ def run_hand(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, play_pol,
             _record(trace, hout, do_trace, L.D_ALONE, maker, go_alone)
         if go_alone:
             alone = maker
-            for s in range(n):
-                if s != maker and _unit(s, teams) == _unit(maker, teams):
-                    sitting_out |= ONE << np.uint64(s)
+            sitting_out |= _partners(maker, n, teams)
             if P[L.ALLOW_ALONE]:
                 for k in range(1, n):
                     seat = (maker + k) % n
@@ -225,9 +233,7 @@ def run_hand(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, play_pol,
                     _record(trace, hout, do_trace, L.D_DEFEND_ALONE, seat, yes)
                     if yes:
                         defender_alone = seat
-                        for s in range(n):
-                            if s != seat and _unit(s, teams) == _unit(seat, teams):
-                                sitting_out |= ONE << np.uint64(s)
+                        sitting_out |= _partners(seat, n, teams)
                         break
     else:
         total = 0
