@@ -13,5 +13,13 @@ def simulate_hands(*args, **kwargs):  # type: ignore[no-untyped-def]
 
 simulate_hands.__doc__ = "Deal and play hands with fixed policies; see simulate.run.simulate_hands."
 
-__all__ = ["BidlabInputError", "Variant", "load_variant", "shipped_variants", "simulate_hands"]
+
+def bid_odds(*args, **kwargs):  # type: ignore[no-untyped-def]
+    """Every legal bid for a fixed hand on common deals; see simulate.odds.bid_odds."""
+    from .odds import bid_odds as run
+
+    return run(*args, **kwargs)
+
+__all__ = ["BidlabInputError", "Variant", "load_variant", "shipped_variants", "simulate_hands",
+           "bid_odds"]
 __version__ = "0.1.0"

@@ -237,6 +237,27 @@ def train(v: Variant, hand_sizes: tuple[int, ...], deals: int, iterations: int,
 
 
 @cli.command()
+@variant_options
+@click.option("--hand", required=True, help="The focal hand, e.g. 'HIJO AS KS 9H 10D'.")
+@click.option("--seat", type=int, default=0, show_default=True,
+              help="The hand's seat: 0 = dealer's left, n-1 = the dealer.")
+@click.option("--trump", default=None, help="Trump (S H D C NT) where it is chosen or turned up.")
+@click.option("--bids-before", "bids_before", default=None, metavar="B,B,...",
+              help="Bids already made by the players before this seat, in bidding order.")
+@click.option("--samples", type=int, default=100_000, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--play", default="precision", show_default=True, help="Everyone's play policy.")
+@click.option("--bid", default="table", show_default=True, help="The other players' bid policy.")
+def odds(v: Variant, hand: str, seat: int, trump: str | None, bids_before: str | None,
+         samples: int, seed: int, play: str, bid: str) -> None:
+    """Every legal bid for a hand: P(exactly that bid), expected score, trick distribution."""
+    from .odds import bid_odds, format_odds
+
+    click.echo(format_odds(bid_odds(v, hand, seat=seat, trump=trump, bids_before=bids_before,
+                                    samples=samples, seed=seed, play=play, bid=bid)))
+
+
+@cli.command()
 @click.option("--quick", is_flag=True, help="Fewer repeats and smaller runs.")
 @click.option("--full", is_flag=True, help="Also measure summary memory at 1e8 and 1e9 hands.")
 @click.option("--out", default="benchmarks/results", show_default=True,

@@ -216,46 +216,54 @@ def simulate_hands(v: Variant, hand_size: int, hands: int, seed: int = 0,
     bid and tricks, with memory that does not grow with the number of hands (card_stats adds
     how often each card was dealt and took a trick, by trump).
     """
-    from .kernel.chunk import run_summary
-
     if keep not in ("records", "summary"):
         raise BidlabInputError(f"keep={keep!r}; allowed: records, summary")
     job = make_job(v, hand_size, hands, seed, play, bid, trump, fixed, round_index)
     chunk_size = positive_int(chunk_size, "chunk_size")
     plan = chunks(job.config.hands, chunk_size)
     n_workers = _workers(workers)
-    args = job.args()
-    n = v.players
     bar = _progress_bar(job.config.hands, progress)
     tick = (lambda i: bar.update(plan[i][1])) if bar else None
     try:
         if keep == "records":
             data = records_arrays(job, n_workers, chunk_size, tick)
             return HandResults(v, job.config, job, records_data=data)
-        P = job.tables.P
-        B, H = int(P[L.MAX_BID]), int(P[L.MAX_HAND])
-        smin, smax = _score_range(job.tables)
-
-        D = len(v.cards)
-
-        def work_summary(i: int) -> tuple[np.ndarray, ...]:
-            start, count = plan[i]
-            acc = _summary_arrays(n, B, H, smax - smin + 1, len(v.ladder), D)
-            run_summary(args[0], args[1], args[2], start, count, *args[3:], job.scratch(),
-                        *acc[:4], smin, *acc[4:7], card_stats, *acc[7:])
-            return acc
-
-        merged = list(_summary_arrays(n, B, H, smax - smin + 1, len(v.ladder), D))
-
-        def add(part: tuple[np.ndarray, ...]) -> None:
-            for total, piece in zip(merged, part, strict=True):
-                total += piece
-
-        run_local(len(plan), work_summary, n_workers, tick, reduce=add)
-        return HandResults(v, job.config, job, summary_data=tuple(merged), score_min=smin)
+        merged, smin = summary_arrays(job, n_workers, chunk_size, tick, card_stats)
+        return HandResults(v, job.config, job, summary_data=merged, score_min=smin)
     finally:
         if bar:
             bar.close()
+
+
+def summary_arrays(job: Job, workers: int | None, chunk_size: int = DEFAULT_CHUNK,
+                   tick: Callable[[int], None] | None = None,
+                   card_stats: bool = False) -> tuple[tuple[np.ndarray, ...], int]:
+    """Run a job keeping running summaries only; returns (arrays, lowest score counted)."""
+    from .kernel.chunk import run_summary
+
+    v = job.v
+    plan = chunks(job.config.hands, chunk_size)
+    args = job.args()
+    n, D = v.players, len(v.cards)
+    P = job.tables.P
+    B, H = int(P[L.MAX_BID]), int(P[L.MAX_HAND])
+    smin, smax = _score_range(job.tables)
+
+    def work(i: int) -> tuple[np.ndarray, ...]:
+        start, count = plan[i]
+        acc = _summary_arrays(n, B, H, smax - smin + 1, len(v.ladder), D)
+        run_summary(args[0], args[1], args[2], start, count, *args[3:], job.scratch(),
+                    *acc[:4], smin, *acc[4:7], card_stats, *acc[7:])
+        return acc
+
+    merged = list(_summary_arrays(n, B, H, smax - smin + 1, len(v.ladder), D))
+
+    def add(part: tuple[np.ndarray, ...]) -> None:
+        for total, piece in zip(merged, part, strict=True):
+            total += piece
+
+    run_local(len(plan), work, _workers(workers), tick, reduce=add)
+    return tuple(merged), smin
 
 
 def records_arrays(job: Job, workers: int | None, chunk_size: int = DEFAULT_CHUNK,
