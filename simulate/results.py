@@ -104,6 +104,11 @@ class HandResults:
     # ----- per-hand records ------------------------------------------------------------
     @cached_property
     def records(self) -> pd.DataFrame:
+        return self.frame(cards=True)
+
+    def frame(self, cards: bool = True) -> pd.DataFrame:
+        """The records; without `cards` the card strings are left out (the `mask` column
+        holds the same hand), which makes a million-hand frame several times faster."""
         if self._records is None:
             raise ValueError("this run kept a summary only; run with keep='records' for rows")
         hand_out, seat_out, mask_out, cap_out = self._records
@@ -113,7 +118,6 @@ class HandResults:
         data: dict[str, Any] = {
             "deal": np.repeat(np.arange(hands, dtype=np.int64), n),
             "seat": np.tile(np.arange(n, dtype=np.int8), hands),
-            "cards": _MaskNames(v.cards.names)(masks),
             "mask": masks,
             "trump": pd.Categorical.from_codes(np.repeat(hand_out[:, H_TRUMP], n),
                                                categories=list(TRUMP_NAMES)),
@@ -134,7 +138,10 @@ class HandResults:
             data["voided"] = np.repeat(hand_out[:, H_VOIDED], n).astype(bool)
         if v.teams:
             data["team"] = (seats % v.teams).astype(np.int8)
-        return pd.DataFrame(data)
+        df = pd.DataFrame(data)
+        if cards:
+            df.insert(2, "cards", _MaskNames(v.cards.names)(masks))
+        return df
 
     # ----- summaries (both modes) ------------------------------------------------------
     def _summary_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
