@@ -3,7 +3,7 @@
 #
 #   make setup      create .venv and install bidlab with its dev tools (fast when up to date)
 #   make test       run the whole test suite
-#   make report     write the report for every shipped game (to out/report)
+#   make report     simulate every game and write the HTML report (out/report/site)
 #   make bench      run the benchmarks (benchmarks/bench.py)
 #   make lint       ruff over the code
 #   make clean      remove build artefacts and output folders (keeps .venv)
@@ -50,13 +50,17 @@ test: setup
 
 # Until the report job exists this writes the full rules of every shipped game.
 # Later: replace the loop with `$(BIN)/bidlab report --out $(REPORT_OUT)`.
+# The main job: every game at its usual player count, every hand size of its schedule,
+# 1,000,000 hands each (REPORT_HANDS), into $(REPORT_OUT)/site/index.html; the tables and
+# a manifest go to $(REPORT_OUT)/data (re-render with `bidlab report --render-only`).
+REPORT_HANDS ?= 1000000
 report: setup
 	@mkdir -p $(REPORT_OUT)
 	@set -e; \
 	for game in $$($(BIN)/python -c 'import simulate; print(*simulate.shipped_variants())'); do \
 	  $(BIN)/bidlab rules $$game > $(REPORT_OUT)/rules-$$game.txt; \
-	  echo "wrote $(REPORT_OUT)/rules-$$game.txt"; \
 	done
+	$(BIN)/bidlab report --hands $(REPORT_HANDS) --out $(REPORT_OUT)
 
 # The peer (OpenSpiel) is installed only for the benchmark: the `bench` extra.
 BENCH_STAMP := $(VENV)/.bench-stamp

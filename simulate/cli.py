@@ -258,6 +258,30 @@ def odds(v: Variant, hand: str, seat: int, trump: str | None, bids_before: str |
 
 
 @cli.command()
+@click.argument("games", nargs=-1, metavar="[VARIANT ...]")
+@click.option("--players", "-p", type=int, default=None,
+              help="Player count for every game (default: each game's usual count).")
+@click.option("--hands", type=int, default=1_000_000, show_default=True,
+              help="Hands per hand size.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--out", type=click.Path(file_okay=False), default="out/report", show_default=True)
+@click.option("--render-only", is_flag=True,
+              help="Re-render the site from the stored tables without simulating.")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bars (default: on when writing to a terminal).")
+def report(games: tuple[str, ...], players: int | None, hands: int, seed: int, out: str,
+           render_only: bool, progress: bool | None) -> None:
+    """Simulate every game and hand size and write the HTML report (tables, charts, odds)."""
+    from reports.build import build_report
+
+    for g in games:
+        load_from_cli(g, players)          # bad names and player counts fail before any work
+    show = sys.stderr.isatty() if progress is None else progress
+    build_report(games, players=players, hands=hands, seed=seed, out=out,
+                 render_only=render_only, progress=show, echo=click.echo)
+
+
+@cli.command()
 @click.option("--quick", is_flag=True, help="Fewer repeats and smaller runs.")
 @click.option("--full", is_flag=True, help="Also measure summary memory at 1e8 and 1e9 hands.")
 @click.option("--out", default="benchmarks/results", show_default=True,

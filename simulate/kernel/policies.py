@@ -269,7 +269,7 @@ def precision_play(P, legal, hand, gone, tmask, need, tricks_left, ts, t, partne
 
     Short of the bid it keeps enough sure winners (cards no unseen card can beat) for the
     tricks it needs and loses the rest cheaply; otherwise it wins with the cheapest card
-    that will hold, leads its most perishable sure winner, and never overtakes a winning
+    likely to hold, leads its most perishable sure winner, and never overtakes a winning
     partner. Once the bid is made it ducks with the highest card that still loses. It
     chases captures that pay, refuses tricks with captures that hurt, keeps a joker that
     wins when led for a trick it needs, and fools a King when the bonus is worth more than

@@ -1,0 +1,190 @@
+"""The main job: simulate every game and hand size, compute the tables, store them with a
+manifest, and render the site. `bidlab report` and `make report` run it.
+
+Data flow per (game, hand size): simulate_hands (records without card strings) → seat
+summary, expected tricks by seat and by the game's two default hand features, card values
+(on the first CARD_VALUE_ROWS rows: the fit is accurate long before a million hands), and
+bid odds for one typical hand at the largest size. Each table is written as CSV and Parquet
+under data/, and manifest.json records the exact configuration, so `--render-only`
+re-renders the site without simulating again.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+import simulate as sim
+from simulate import policies
+from simulate.errors import BidlabInputError
+
+from .card_values import card_values
+from .tables import expected_tricks_table, seat_summary, write_table
+
+CARD_VALUE_ROWS = 2_000_000
+DEFAULT_HANDS = 1_000_000
+ODDS_SAMPLES = 100_000
+MANIFEST = "manifest.json"
+FORMAT = 1
+
+
+@dataclass
+class SizeData:
+    hand_size: int
+    seat_table: pd.DataFrame
+    seat_tricks: pd.DataFrame
+    class_table: pd.DataFrame
+    class_features: list[str]
+    card_values: pd.DataFrame
+    odds: pd.DataFrame | None
+    contract: bool
+    better: str
+
+
+TABLES = ("seat_table", "seat_tricks", "class_table", "card_values", "odds")
+
+
+def _size_data(v: sim.Variant, h: int, hands: int, seed: int, play: str, bid: str,
+               odds_for: bool, workers: int | None, progress: bool) -> SizeData:
+    round_index = v.schedule.index(h)
+    res = sim.simulate_hands(v, h, hands, seed=seed, play=play, bid=bid, keep="records",
+                             workers=workers, round_index=round_index, progress=progress)
+    frame = res.frame(cards=False)
+    features = list(v.hand_classes)[:2]
+    seat_t = seat_summary(frame, v, h)
+    seat_k = expected_tricks_table(frame, v, h, by=["seat"])
+    class_t = expected_tricks_table(frame, v, h, by=features)
+    values = card_values(frame.iloc[:CARD_VALUE_ROWS], v)
+    odds = None
+    if odds_for and v.bidding_form != "auction":
+        first = frame[frame.deal == 0]
+        seat = 0
+        hand = " ".join(v.cards.names_of_mask(int(first["mask"].iloc[seat])))
+        trump = str(first["trump"].iloc[seat])
+        forced = trump if v.trump_chooser in ("dealer", "first_bidder") else None
+        if v.trump_chooser == "turn_up":
+            forced = trump
+        odds = sim.bid_odds(v, hand, seat=seat, trump=forced, samples=ODDS_SAMPLES, seed=seed,
+                            play=play, bid=bid, workers=workers)
+        odds.attrs["trump"] = trump
+    return SizeData(h, seat_t, seat_k, class_t, features, values, odds, v.is_contract,
+                    str(v.rule("end.better", "higher")))
+
+
+def _write_size(folder: Path, data: SizeData) -> dict[str, Any]:
+    entry: dict[str, Any] = {"hand_size": data.hand_size, "class_features": data.class_features,
+                             "contract": data.contract, "better": data.better, "tables": {}}
+    for name in TABLES:
+        df = getattr(data, name)
+        if df is None:
+            continue
+        stem = folder / f"{name}-{data.hand_size}"
+        write_table(df, stem)
+        entry["tables"][name] = stem.name
+        if name == "odds":
+            entry["odds_attrs"] = {k: (list(v) if isinstance(v, (list, tuple)) else v)
+                                   for k, v in df.attrs.items()}
+    return entry
+
+
+def _read_size(folder: Path, entry: dict[str, Any]) -> SizeData:
+    frames: dict[str, pd.DataFrame | None] = {name: None for name in TABLES}
+    for name, stem in entry["tables"].items():
+        frames[name] = pd.read_parquet(folder / f"{stem}.parquet")
+    if frames["odds"] is not None:
+        frames["odds"].attrs.update(entry.get("odds_attrs", {}))
+    return SizeData(entry["hand_size"], frames["seat_table"], frames["seat_tricks"],
+                    frames["class_table"], entry["class_features"], frames["card_values"],
+                    frames["odds"], entry["contract"], entry["better"])
+
+
+def build_report(games: Sequence[str] = (), players: int | None = None,
+                 hands: int = DEFAULT_HANDS, seed: int = 0, out: str | Path = "out/report",
+                 play: str = "precision", bid: str = "table", workers: int | None = None,
+                 render_only: bool = False, progress: bool = False,
+                 echo: Callable[[str], None] = print) -> Path:
+    out = Path(out)
+    names = list(games) or sim.shipped_variants()
+    if hands < 1000:
+        raise BidlabInputError(f"--hands {hands}: a report needs at least 1000 hands per size")
+    if play not in policies.PLAY or bid not in policies.BID:
+        raise BidlabInputError(f"unknown policy: play one of {', '.join(policies.PLAY)}, "
+                               f"bid one of {', '.join(policies.BID)}")
+    data_dir = out / "data"
+    if render_only:
+        manifest_path = data_dir / MANIFEST
+        if not manifest_path.is_file():
+            raise BidlabInputError(f"--render-only: no {manifest_path}; run the report first")
+        manifest = json.loads(manifest_path.read_text())
+        if manifest.get("format") != FORMAT:
+            raise BidlabInputError(f"{manifest_path} was written by another bidlab format")
+    else:
+        variants = [sim.load_variant(g, players=players) if players else sim.load_variant(g)
+                    for g in names]
+        started = time.perf_counter()
+        staging = Path(tempfile.mkdtemp(prefix=".data-", dir=_ensure(out)))
+        manifest = {"format": FORMAT, "version": sim.__version__, "seed": seed, "hands": hands,
+                    "play": play, "bid": bid, "games": []}
+        try:
+            for v in variants:
+                sizes = list(dict.fromkeys(v.schedule))
+                echo(f"{v.title}: {len(sizes)} hand size(s), {hands:,} hands each")
+                game = {"name": v.name, "title": v.title, "canonical": v.canonical,
+                        "path": v.path, "players": v.players, "options": dict(v.options),
+                        "summary": v.summary, "sizes": []}
+                folder = staging / v.name
+                folder.mkdir()
+                for h in sizes:
+                    data = _size_data(v, h, hands, seed, play, bid, h == max(sizes), workers,
+                                      progress)
+                    game["sizes"].append(_write_size(folder, data))
+                manifest["games"].append(game)
+            manifest["seconds"] = round(time.perf_counter() - started, 1)
+            (staging / MANIFEST).write_text(json.dumps(manifest, indent=2, default=str))
+            if data_dir.exists():
+                shutil.rmtree(data_dir)
+            os.replace(staging, data_dir)
+        finally:
+            if staging.exists():
+                shutil.rmtree(staging)
+    return _render(out, data_dir, manifest, echo)
+
+
+def _ensure(path: Path) -> Path:
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def _render(out: Path, data_dir: Path, manifest: dict[str, Any],
+            echo: Callable[[str], None]) -> Path:
+    from .site import GameReport, SizeReport, build_site
+
+    games = []
+    for game in manifest["games"]:
+        sizes = []
+        for entry in game["sizes"]:
+            d = _read_size(data_dir / game["name"], entry)
+            sizes.append(SizeReport(hand_size=d.hand_size, seat_table=d.seat_table,
+                                    seat_tricks=d.seat_tricks, class_table=d.class_table,
+                                    class_features=d.class_features, card_values=d.card_values,
+                                    odds=d.odds, contract=d.contract, better=d.better))
+        play, bid = manifest["play"], manifest["bid"]
+        games.append(GameReport(
+            name=game["name"], title=game["title"], canonical=game["canonical"],
+            players=game["players"], summary=game["summary"],
+            policies={"play": (play, policies.PLAY[play].description),
+                      "bid": (bid, policies.BID[bid].description)},
+            seed=manifest["seed"], hands_per_size=manifest["hands"], sizes=sizes))
+    site = out / "site"
+    build_site(games, site)
+    echo(f"wrote {site / 'index.html'} (data and manifest in {data_dir})")
+    return site
