@@ -1,0 +1,54 @@
+"""`bidlab report`: a small report end to end, re-rendering from stored tables, bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from simulate.cli import cli, main
+
+
+def test_small_report_and_render_only(tmp_path: Path) -> None:
+    out = tmp_path / "rep"
+    result = CliRunner().invoke(cli, ["report", "kings_and_fools", "hasenpfeffer", "--hands",
+                                      "3000", "--out", str(out), "--no-progress"])
+    assert result.exit_code == 0, result.output
+    site, data = out / "site", out / "data"
+    manifest = json.loads((data / "manifest.json").read_text())
+    assert [g["name"] for g in manifest["games"]] == ["kings_and_fools", "hasenpfeffer"]
+    assert [s["hand_size"] for s in manifest["games"][0]["sizes"]] == list(range(1, 8))
+    page = (site / "kings_and_fools.html").read_text()
+    assert "kings_and_fools(players=4" in page and "precision" in page
+    before = {p.name for p in site.rglob("*.png")}
+    (site / "index.html").unlink()
+    again = CliRunner().invoke(cli, ["report", "--render-only", "--out", str(out)])
+    assert again.exit_code == 0, again.output
+    assert (site / "index.html").is_file()
+    assert {p.name for p in site.rglob("*.png")} == before
+    assert not [p for p in out.iterdir() if p.name.startswith(".")]
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["report", "hoffer", "--hands", "10"], "at least 1000"),
+    (["report", "nonesuch"], "unknown variant"),
+    (["report", "hoffer", "--players", "9"], "players is not allowed"),
+])
+def test_report_bad_input(args: list[str], needle: str, tmp_path: Path,
+                          capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(args + ["--out", str(tmp_path / "r")])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and needle in err[0], err
+    assert not (tmp_path / "r" / "site").exists()
+
+
+def test_render_only_needs_a_stored_report(tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["report", "--render-only", "--out", str(tmp_path)])
+    assert exc.value.code == 2
+    assert "run the report first" in capsys.readouterr().err
