@@ -1,5 +1,8 @@
 """Bid odds for one hand: what every legal bid is worth, on the same deals.
 
+In an auction game (Hasenpfeffer) every contract step is evaluated as if this seat had won
+the auction with it: it takes the widow, names trump and plays; P(made) replaces P(exact).
+
 The focal hand is fixed, the unseen cards are dealt at random, and the whole hand is played
 once per candidate bid with the same random numbers (common random numbers): the deals,
 and every other player's choices up to the consequences of that bid, are identical, so the
@@ -71,9 +74,10 @@ def bid_odds(v: Variant, hand: str | Sequence[str], seat: int = 0, trump: str | 
     """For every legal bid of `seat` holding `hand`: P(exactly that bid), expected score with
     a 95% CI, and the trick distribution; the best bid is marked. Seat 0 is the dealer's
     left, n-1 the dealer. DataFrame.attrs holds the configuration and accepted deals."""
-    if v.bidding_form == "auction":
-        raise BidlabInputError(f"{v.name} bids in an auction: bid odds are for games where each "
-                               "player bids a number of tricks")
+    auction = v.bidding_form == "auction"
+    if auction and bids_before is not None:
+        raise BidlabInputError(f"{v.name} bids in an auction: each contract is evaluated as if "
+                               "this seat won it, so there are no earlier bids to give")
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < v.players:
         raise BidlabInputError(f"seat {seat!r} is not a seat; allowed: 0 to {v.players - 1} "
                                f"(0 = dealer's left, {v.players - 1} = dealer)")
@@ -93,9 +97,21 @@ def bid_odds(v: Variant, hand: str | Sequence[str], seat: int = 0, trump: str | 
 
     rows = []
     accepted = samples
-    for b in range(h + 1):
+    candidates = range(1, len(v.ladder) + 1) if auction else range(h + 1)
+    partners = [s for s in range(v.players) if v.team_of(s) == v.team_of(seat)]
+    for b in candidates:
         job = _job_for_bid(base, seat, b)
-        if before:
+        if auction:
+            # the seat is made maker at contract step b: tricks and P(exact) are its side's
+            _, seat_out, _, _ = records_arrays(job, workers)
+            tricks = seat_out[:, partners, S_TRICKS].sum(axis=1)
+            scores = seat_out[:, seat, S_SCORE].astype(np.float64)
+            n = len(tricks)
+            dist = np.bincount(tricks, minlength=h + 1)[: h + 1]
+            total, square = scores.sum(), (scores ** 2).sum()
+            need = v.ladder[b - 1].tricks
+            made = float(dist[need:].sum()) / n
+        elif before:
             hand_out, seat_out, _, _ = records_arrays(job, workers)
             keep = np.all(seat_out[:, earlier, S_BID] == np.array(before), axis=1)
             accepted = int(keep.sum())
@@ -116,11 +132,14 @@ def bid_odds(v: Variant, hand: str | Sequence[str], seat: int = 0, trump: str | 
         mean = total / n
         sd = np.sqrt(max(square / n - mean ** 2, 0.0))
         half = Z95 * sd / np.sqrt(n) if n > 1 else float("nan")
-        row = {"bid": b, "n": n, "p_exact": dist[b] / n if b <= h else 0.0,
+        row = {"bid": b, "n": n,
+               "p_exact": made if auction else (dist[b] / n if b <= h else 0.0),
                "expected_score": mean, "ci_low": mean - half, "ci_high": mean + half,
                "mean_tricks": float(np.dot(np.arange(len(dist)), dist) / n)}
         for k in range(h + 1):
             row[f"P{k}"] = dist[k] / n
+        if auction:
+            row["contract"] = v.ladder[b - 1].name
         rows.append(row)
     if before and accepted == 0:
         raise BidlabInputError(
@@ -136,7 +155,8 @@ def bid_odds(v: Variant, hand: str | Sequence[str], seat: int = 0, trump: str | 
     df.attrs.update({"variant": v.canonical, "hand": " ".join(v.cards.names[c] for c in
                      sorted(cards)), "seat": seat, "trump": trump, "samples": samples,
                      "accepted": accepted, "bids_before": before, "seed": seed, "play": play,
-                     "bid": bid, "better": "lower" if better_low else "higher"})
+                     "bid": bid, "better": "lower" if better_low else "higher",
+                     "auction": auction})
     return df
 
 
@@ -151,8 +171,12 @@ def format_odds(df: pd.DataFrame) -> str:
              + f"; others play {a['play']} and bid {a['bid']}; seed {a['seed']}"
              + ("; LOWER scores are better" if a["better"] == "lower" else ""),
              ""]
+    if a.get("auction"):
+        lines.insert(-1, "each contract as if this seat won the auction with it; P(made) and the "
+                         "trick distribution are its side's")
     ks = [c for c in df.columns if c.startswith("P") and c[1:].isdigit()]
-    lines.append(f"{'bid':>4} {'n':>8} {'P(exact)':>9} {'E[score]':>9} {'95% CI':>19}  "
+    lines.append(f"{'bid':>4} {'n':>8} {'P(made)' if a.get('auction') else 'P(exact)':>9} "
+                 f"{'E[score]':>9} {'95% CI':>19}  "
                  + " ".join(f"{k:>6}" for k in ks))
     for r in df.itertuples():
         ci = f"[{r.ci_low:.2f}, {r.ci_high:.2f}]"

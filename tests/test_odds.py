@@ -15,6 +15,8 @@ CASES = [
     ("hyjack", 4, "HJ_BLUE AS 2H 3D", 1, None, "1"),
     ("kings_and_fools", 4, "KS FOOL 7H 2C", 3, None, "0,0,2"),
     ("oh_hell", 4, "AS KH 7D 2C 9C", 1, "S", "2"),
+    ("hasenpfeffer", 4, "JOKER JS JC AS KS 9H", 0, None, None),
+    ("hasenpfeffer", 4, "9H 10H QD 10C 9C KC", 2, "H", None),
 ]
 
 
@@ -25,6 +27,10 @@ def test_odds_for_every_per_player_bidding_game(game: str, players: int, hand: s
     df = sim.bid_odds(v, hand, seat=seat, trump=trump, bids_before=before, samples=4_000)
     h = len(hand.split())
     ks = [f"P{k}" for k in range(h + 1)]
+    if df.attrs["auction"]:
+        assert list(df.contract) == [step.name for step in v.ladder]
+        assert (df.p_exact.diff().dropna() <= 1e-12).all()   # higher contracts are harder
+        return
     assert np.allclose(df[ks].sum(axis=1), 1.0)
     assert df.best.sum() == 1
     better = df.expected_score.min() if v.rule("end.better") == "lower" else \
@@ -64,7 +70,7 @@ def test_common_random_numbers_make_bids_comparable() -> None:
      "not a legal bid"),
     (["odds", "kings_and_fools", "--hand", "KS FOOL 7H 2C", "--seat", "3", "--bids-before",
       "1,1,1", "--samples", "2000"], "never made those bids"),
-    (["odds", "hasenpfeffer", "--hand", "JS"], "auction"),
+    (["odds", "hasenpfeffer", "--hand", "JS AS KS QS 10S 9S", "--bids-before", "1"], "auction"),
     (["odds", "hoffer", "--hand", "AS", "--trump", "X"], "trump"),
     (["odds", "hoffer", "--hand", "AS", "--samples", "0"], "samples"),
 ])

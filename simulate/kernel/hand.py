@@ -169,7 +169,12 @@ def run_hand(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, play_pol,
         passed = ZERO
         n_steps = P[L.N_STEPS]
         i = 0
-        while True:
+        if P[L.OVERRIDE_SEAT] >= 0:
+            # bid odds: this seat is the maker at the forced contract step (no auction)
+            high_seat = P[L.OVERRIDE_SEAT]
+            high = P[L.OVERRIDE_BID]
+            hout[H_OVERRIDDEN] = 1
+        while high_seat < 0 or P[L.OVERRIDE_SEAT] < 0:
             npass = popcount(passed)
             if high_seat >= 0 and npass == n - 1:
                 break
