@@ -70,9 +70,7 @@ def _size_data(v: sim.Variant, h: int, hands: int, seed: int, play: str, bid: st
         seat = 0
         hand = " ".join(v.cards.names_of_mask(int(first["mask"].iloc[seat])))
         trump = str(first["trump"].iloc[seat])
-        forced = trump if v.trump_chooser in ("dealer", "first_bidder") else None
-        if v.trump_chooser == "turn_up":
-            forced = trump
+        forced = None if v.trump_chooser == "fixed" else trump   # the example's own trump
         odds = sim.bid_odds(v, hand, seat=seat, trump=forced, samples=ODDS_SAMPLES, seed=seed,
                             play=play, bid=bid, workers=workers)
         odds.attrs["trump"] = trump

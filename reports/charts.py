@@ -12,7 +12,6 @@ temporary name and renamed into place.
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -24,6 +23,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
+
+from simulate.atomic import write_atomically
 
 __all__ = ["OKABE_ITO", "SEAT_COLOURS", "TRUMP_COLOUR", "PLAIN_COLOUR", "BEST_COLOUR",
            "seat_colour", "seat_label", "trick_distribution_chart", "best_bid_heatmap",
@@ -72,17 +73,8 @@ def _save(fig: plt.Figure, stem: str | os.PathLike[str]) -> list[Path]:
     try:
         for fmt, meta in (("png", {"Software": None}), ("svg", {"Date": None})):
             target = stem.with_name(stem.name + "." + fmt)
-            fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.",
-                                       suffix=".part")
-            os.close(fd)
-            try:
-                fig.savefig(tmp, format=fmt, dpi=110, bbox_inches="tight", metadata=meta)
-                os.replace(tmp, target)
-            except BaseException:
-                if os.path.exists(tmp):
-                    os.remove(tmp)
-                raise
-            written.append(target)
+            written.append(write_atomically(target, lambda tmp, fmt=fmt, meta=meta: fig.savefig(
+                tmp, format=fmt, dpi=110, bbox_inches="tight", metadata=meta)))
     finally:
         plt.close(fig)
     return written

@@ -33,6 +33,8 @@ from typing import Any
 
 import pandas as pd
 
+from simulate.atomic import write_atomically
+
 from . import charts
 from .classes import FEATURE_HELP
 from .tables import write_table
@@ -73,18 +75,7 @@ class GameReport:
 
 # ----- files -------------------------------------------------------------------------------
 def _write_text(path: Path, text: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-        raise
-    return path
+    return write_atomically(path, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
 
 
 def build_site(games: Sequence[GameReport], out_dir: str | os.PathLike[str]) -> Path:

@@ -52,7 +52,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 from statistics import NormalDist
@@ -61,6 +60,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from simulate.atomic import write_atomically
 from simulate.errors import BidlabInputError
 from simulate.variant import Variant
 
@@ -414,19 +414,6 @@ def seat_summary(data: Any, v: Variant | None = None, hand_size: int | None = No
 
 
 # ----- files -------------------------------------------------------------------------------
-def _atomic(path: Path, write: Any) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
-    os.close(fd)
-    try:
-        write(tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-        raise
-
-
 def write_table(df: pd.DataFrame, path: str | os.PathLike[str],
                 formats: Iterable[str] = ("csv", "parquet")) -> list[Path]:
     """Write df as <path>.csv and <path>.parquet (a .csv/.parquet suffix on path is
@@ -440,9 +427,9 @@ def write_table(df: pd.DataFrame, path: str | os.PathLike[str],
     for fmt in formats:
         target = base.with_name(base.name + "." + fmt)
         if fmt == "csv":
-            _atomic(target, lambda tmp: df.to_csv(tmp, index=False))
+            write_atomically(target, lambda tmp: df.to_csv(tmp, index=False))
         elif fmt == "parquet":
-            _atomic(target, lambda tmp: df.to_parquet(tmp, index=False))
+            write_atomically(target, lambda tmp: df.to_parquet(tmp, index=False))
         else:
             raise BidlabInputError(f"table format {fmt!r}; allowed: csv, parquet")
         written.append(target)

@@ -285,21 +285,10 @@ def _cards(mask: int) -> list[int]:
 
 
 def write_table(df: pd.DataFrame, path: str) -> None:
-    """Write atomically (temporary file, then rename): an interrupted write leaves nothing."""
-    import os
-    import tempfile
+    """Write a .csv or .parquet file atomically: an interrupted write leaves nothing."""
+    from .atomic import write_atomically
 
-    folder = os.path.dirname(os.path.abspath(path))
-    os.makedirs(folder, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=folder, suffix=".part")
-    os.close(fd)
-    try:
-        if path.endswith(".csv"):
-            df.to_csv(tmp, index=False)
-        else:
-            df.to_parquet(tmp, index=False)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-        raise
+    if path.endswith(".csv"):
+        write_atomically(path, lambda tmp: df.to_csv(tmp, index=False))
+    else:
+        write_atomically(path, lambda tmp: df.to_parquet(tmp, index=False))

@@ -18,13 +18,13 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from .atomic import write_atomically
 from .errors import BidlabInputError
 from .kernel import layout as L
 from .kernel.hand import H_OVERRIDDEN, H_TRUMP, S_BID, S_SCORE
@@ -71,20 +71,13 @@ def load_trained(v: Variant, tables: RuleTables) -> list[int]:
 
 
 def save_trained(v: Variant, tables: RuleTables, sizes: list[int], folder: Path) -> Path:
-    folder.mkdir(parents=True, exist_ok=True)
-    path = table_file(v, folder)
-    fd, tmp = tempfile.mkstemp(dir=folder, suffix=".part")
-    os.close(fd)
-    try:
+    def write(tmp: str) -> None:
         with open(tmp, "wb") as fh:
             np.savez_compressed(fh, canonical=np.array(v.canonical), format=np.array(FORMAT),
                                 sizes=np.array(sorted(sizes)), bid_table=tables.bid_table,
                                 card_rate=tables.card_rate)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-    return path
+
+    return write_atomically(table_file(v, folder), write)
 
 
 def _classes(v: Variant, tables: RuleTables, h: int, masks: np.ndarray,
