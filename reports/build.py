@@ -4,7 +4,8 @@ manifest, and render the site. `bidlab report` and `make report` run it.
 Data flow per (game, hand size): simulate_hands (records without card strings) → seat
 summary, expected tricks by seat and by the game's two default hand features, card values
 (on the first CARD_VALUE_ROWS rows: the fit is accurate long before a million hands), and
-bid odds for one typical hand at the largest size. Each table is written as CSV and Parquet
+bid odds for three example hands at the largest size (weak, typical and strong by the
+sum of their card values). Each table is written as CSV and Parquet
 under data/, and manifest.json records the exact configuration, so `--render-only`
 re-renders the site without simulating again.
 """
@@ -34,7 +35,7 @@ CARD_VALUE_ROWS = 2_000_000
 DEFAULT_HANDS = 1_000_000
 ODDS_SAMPLES = 100_000
 MANIFEST = "manifest.json"
-FORMAT = 1
+FORMAT = 2
 
 
 @dataclass
@@ -45,16 +46,19 @@ class SizeData:
     class_table: pd.DataFrame
     class_features: list[str]
     card_values: pd.DataFrame
-    odds: pd.DataFrame | None
+    odds: list[pd.DataFrame]
     contract: bool
     better: str
 
 
-TABLES = ("seat_table", "seat_tricks", "class_table", "card_values", "odds")
+TABLES = ("seat_table", "seat_tricks", "class_table", "card_values")
+# example hands for bid odds: the deal whose seat-0 hand strength is nearest each quantile
+EXAMPLES = (("weak", 0.15), ("typical", 0.5), ("strong", 0.9))
+EXAMPLE_POOL = 20_000
 
 
 def _size_data(v: sim.Variant, h: int, hands: int, seed: int, play: str, bid: str,
-               odds_for: bool, workers: int | None, progress: bool) -> SizeData:
+               odds_for: bool, workers: int | None, progress: Any) -> SizeData:
     round_index = v.schedule.index(h)
     res = sim.simulate_hands(v, h, hands, seed=seed, play=play, bid=bid, keep="records",
                              workers=workers, round_index=round_index, progress=progress)
@@ -64,18 +68,38 @@ def _size_data(v: sim.Variant, h: int, hands: int, seed: int, play: str, bid: st
     seat_k = expected_tricks_table(frame, v, h, by=["seat"])
     class_t = expected_tricks_table(frame, v, h, by=features)
     values = card_values(frame.iloc[:CARD_VALUE_ROWS], v)
-    odds = None
-    if odds_for and v.bidding_form != "auction":
-        first = frame[frame.deal == 0]
-        seat = 0
-        hand = " ".join(v.cards.names_of_mask(int(first["mask"].iloc[seat])))
-        trump = str(first["trump"].iloc[seat])
-        forced = None if v.trump_chooser == "fixed" else trump   # the example's own trump
-        odds = sim.bid_odds(v, hand, seat=seat, trump=forced, samples=ODDS_SAMPLES, seed=seed,
-                            play=play, bid=bid, workers=workers)
-        odds.attrs["trump"] = trump
+    odds = []
+    if odds_for:
+        for label, hand, trump in example_hands(frame, values, v):
+            # the example keeps the trump it was dealt with; an auction's maker chooses its own
+            forced = None if v.trump_chooser in ("fixed", "maker") else trump
+            df = sim.bid_odds(v, hand, seat=0, trump=forced, samples=ODDS_SAMPLES, seed=seed,
+                              play=play, bid=bid, workers=workers)
+            df.attrs.update({"trump": forced, "label": label})
+            odds.append(df)
     return SizeData(h, seat_t, seat_k, class_t, features, values, odds, v.is_contract,
                     str(v.rule("end.better", "higher")))
+
+
+def example_hands(frame: pd.DataFrame, values: pd.DataFrame, v: sim.Variant
+                  ) -> list[tuple[str, str, str]]:
+    """(label, hand, trump) for a weak, a typical and a strong seat-0 hand: strength is the
+    sum of the hand's card values under its trump, over the first EXAMPLE_POOL deals."""
+    rows = frame[(frame.seat == 0) & (frame.deal < EXAMPLE_POOL)]
+    if rows.empty or values.empty:
+        return []
+    value = {(t, c): x for t, c, x in zip(values.trump.astype(str), values.card, values.value,
+                                          strict=True)}
+    masks = rows["mask"].to_numpy(dtype="uint64")
+    trumps = rows["trump"].astype(str).to_numpy()
+    hands = [v.cards.names_of_mask(int(m)) for m in masks]
+    strength = pd.Series([sum(value.get((t, c), 0.0) for c in hand)
+                          for t, hand in zip(trumps, hands, strict=True)])
+    out = []
+    for label, q in EXAMPLES:
+        i = int((strength - strength.quantile(q)).abs().idxmin())
+        out.append((label, " ".join(hands[i]), str(trumps[i])))
+    return out
 
 
 def _write_size(folder: Path, data: SizeData) -> dict[str, Any]:
@@ -88,9 +112,12 @@ def _write_size(folder: Path, data: SizeData) -> dict[str, Any]:
         stem = folder / f"{name}-{data.hand_size}"
         write_table(df, stem)
         entry["tables"][name] = stem.name
-        if name == "odds":
-            entry["odds_attrs"] = {k: (list(v) if isinstance(v, (list, tuple)) else v)
-                                   for k, v in df.attrs.items()}
+    entry["odds"] = []
+    for df in data.odds:
+        stem = folder / f"odds-{df.attrs['label']}-{data.hand_size}"
+        write_table(df, stem)
+        entry["odds"].append({"table": stem.name, "attrs": {
+            k: (list(x) if isinstance(x, (list, tuple)) else x) for k, x in df.attrs.items()}})
     return entry
 
 
@@ -98,11 +125,14 @@ def _read_size(folder: Path, entry: dict[str, Any]) -> SizeData:
     frames: dict[str, pd.DataFrame | None] = {name: None for name in TABLES}
     for name, stem in entry["tables"].items():
         frames[name] = pd.read_parquet(folder / f"{stem}.parquet")
-    if frames["odds"] is not None:
-        frames["odds"].attrs.update(entry.get("odds_attrs", {}))
+    odds = []
+    for example in entry.get("odds", []):
+        df = pd.read_parquet(folder / f"{example['table']}.parquet")
+        df.attrs.update(example["attrs"])
+        odds.append(df)
     return SizeData(entry["hand_size"], frames["seat_table"], frames["seat_tricks"],
                     frames["class_table"], entry["class_features"], frames["card_values"],
-                    frames["odds"], entry["contract"], entry["better"])
+                    odds, entry["contract"], entry["better"])
 
 
 def build_report(games: Sequence[str] = (), players: int | None = None,
@@ -132,18 +162,23 @@ def build_report(games: Sequence[str] = (), players: int | None = None,
         staging = Path(tempfile.mkdtemp(prefix=".data-", dir=_ensure(out)))
         manifest = {"format": FORMAT, "version": sim.__version__, "seed": seed, "hands": hands,
                     "play": play, "bid": bid, "games": []}
+        total = sum(len(set(v.schedule)) for v in variants) * hands
+        bar = _report_bar(total) if progress else None
         try:
             for v in variants:
                 sizes = list(dict.fromkeys(v.schedule))
-                echo(f"{v.title}: {len(sizes)} hand size(s), {hands:,} hands each")
+                (bar.write if bar else echo)(
+                    f"{v.title}: {len(sizes)} hand size(s), {hands:,} hands each")
                 game = {"name": v.name, "title": v.title, "canonical": v.canonical,
                         "path": v.path, "players": v.players, "options": dict(v.options),
                         "summary": v.summary, "sizes": []}
                 folder = staging / v.name
                 folder.mkdir()
                 for h in sizes:
+                    if bar:
+                        bar.set_description(f"{v.name} {h} cards")
                     data = _size_data(v, h, hands, seed, play, bid, h == max(sizes), workers,
-                                      progress)
+                                      bar or False)
                     game["sizes"].append(_write_size(folder, data))
                 manifest["games"].append(game)
             manifest["seconds"] = round(time.perf_counter() - started, 1)
@@ -152,9 +187,18 @@ def build_report(games: Sequence[str] = (), players: int | None = None,
                 shutil.rmtree(data_dir)
             os.replace(staging, data_dir)
         finally:
+            if bar:
+                bar.close()
             if staging.exists():
                 shutil.rmtree(staging)
     return _render(out, data_dir, manifest, echo)
+
+
+def _report_bar(total: int) -> Any:
+    """One bar for the whole report: hands/s and time left over every game and size."""
+    from tqdm import tqdm
+    return tqdm(total=total, unit="hand", unit_scale=True, smoothing=0.05, mininterval=0.5,
+                dynamic_ncols=True)
 
 
 def _ensure(path: Path) -> Path:

@@ -177,7 +177,8 @@ def bid_odds_chart(odds: pd.DataFrame | None, stem: str | os.PathLike[str], titl
     fig, (a1, a2) = plt.subplots(1, 2, figsize=(max(8.0, 0.9 * len(bids) + 5), 3.8))
     x = np.arange(len(bids))
     a1.bar(x, p, color=colours, yerr=np.vstack([np.minimum(p_half, p), p_half]), **ERR)
-    a1.set_ylabel("P(exactly the bid)")
+    auction = "contract" in odds.columns
+    a1.set_ylabel("P(contract made)" if auction else "P(exactly the bid)")
     a1.set_ylim(0, min(1.05, max(0.1, float(np.nanmax(p + p_half)) * 1.15)))
     mean = odds["expected_score"].to_numpy(float)
     if {"ci_low", "ci_high"} <= set(odds.columns):
@@ -190,9 +191,10 @@ def bid_odds_chart(odds: pd.DataFrame | None, stem: str | os.PathLike[str], titl
     a2.axhline(0, color="#555555", linewidth=0.8)
     better = odds.attrs.get("better", "higher")
     a2.set_ylabel("expected score" + (" (lower is better)" if better == "lower" else ""))
+    labels = list(odds["contract"].astype(str)) if auction else [str(b) for b in bids]
     for ax in (a1, a2):
-        ax.set_xticks(x, [str(b) for b in bids])
-        ax.set_xlabel("bid")
+        ax.set_xticks(x, labels, rotation=30 if auction else 0)
+        ax.set_xlabel("contract" if auction else "bid")
         ax.grid(axis="y", alpha=0.3)
     for i in np.flatnonzero(best):
         a2.annotate("best", (x[i], mean[i]), xytext=(0, 14), textcoords="offset points",

@@ -55,7 +55,8 @@ class SizeReport:
     class_table: pd.DataFrame            # expected_tricks_table(by=class_features)
     class_features: list[str]            # the two features of class_table
     card_values: pd.DataFrame            # reports.card_values.card_values
-    odds: pd.DataFrame | None = None     # simulate.odds.bid_odds for an example hand
+    # simulate.odds.bid_odds for example hands (attrs "label": weak / typical / strong)
+    odds: list[pd.DataFrame] = field(default_factory=list)
     contract: bool = False               # Hasenpfeffer: no bid / best-bid columns
     better: str = "higher"               # "lower" where the lowest total wins
 
@@ -328,9 +329,11 @@ cards among the three strongest). The cell shows the bid with the best expected 
 <em>if the tricks taken did not depend on the bid</em> (a counterfactual from the group's
 trick distribution — real play adapts to the bid); colour is that expected score (brighter
 is better). Not shown for contract games, where a seat's score is not set by its own bid.</dd>
-<dt>Bid odds for an example hand</dt><dd>One fixed hand replayed with every bid on the same
-deals (common random numbers): P(making the bid exactly) and the expected score with 95%
-intervals; the best bid is orange.</dd>
+<dt>Bid odds for example hands</dt><dd>A weak, a typical and a strong hand (by the sum of
+their card values) replayed with every bid on the same deals (common random numbers):
+P(making the bid exactly) and the expected score with 95% intervals; the best bid is orange.
+A bid clearly worse than the best (paired 99.9% interval) stops early and shows its own n.
+In a contract game every contract is played as if this seat had won the auction with it.</dd>
 <dt>Card values</dt><dd>A least-squares fit of tricks taken on the cards held: how many tricks
 each card adds to a hand under one trump, with 95% intervals. Trumps vermillion, other cards
 blue; the top 16 cards are shown, all cards are in the downloadable table.</dd>
@@ -437,35 +440,56 @@ def _policy_cols(df: pd.DataFrame, policy: bool = True) -> list[Col]:
 
 
 def _odds_section(g: GameReport, r: SizeReport, d: Path, root: Path, thin: int) -> str:
-    odds = r.odds
-    if odds is None or odds.empty:
-        why = ("a contract game: a seat's score is not set by its own bid" if r.contract
-               else "no example hand for this size")
-        return f'<h3>Bid odds for an example hand</h3><p class="note">Not shown: {why}.</p>'
+    examples = [o for o in r.odds if o is not None and not o.empty]
+    if not examples:
+        return ('<h3>Bid odds for example hands</h3><p class="note">Not shown: no example '
+                'hands for this size.</p>')
+    auction = bool(examples[0].attrs.get("auction"))
+    intro = ("<p class=\"note\">Three hands of seat 0 (the dealer's left): weak, typical and "
+             "strong by the sum of their card values. Each is replayed with every "
+             + ("contract as if this seat had won the auction with it" if auction else "bid")
+             + " on the same deals.</p>")
+    return ("<h3>Bid odds for example hands</h3>" + intro
+            + "".join(_one_odds(g, r, o, d, root, thin) for o in examples))
+
+
+def _one_odds(g: GameReport, r: SizeReport, odds: pd.DataFrame, d: Path, root: Path,
+              thin: int) -> str:
     a = odds.attrs
-    fig = _figure(charts.bid_odds_chart(odds, d / "bid-odds",
-                                        title=f"{g.title}, {r.hand_size} cards: bid odds for "
+    label = str(a.get("label", "example"))
+    auction = bool(a.get("auction"))
+    stem = d / f"bid-odds-{label}"
+    fig = _figure(charts.bid_odds_chart(odds, stem,
+                                        title=f"{g.title}, {r.hand_size} cards, {label} hand: "
                                               f"{a.get('hand', '?')}"),
-                  root, "bid odds for the example hand",
-                  "P(exact) and expected score by bid; best bid in orange; 95% intervals.")
+                  root, f"bid odds for the {label} hand",
+                  ("P(made) and expected score by contract" if auction else
+                   "P(exact) and expected score by bid") + "; best in orange; 95% intervals.")
+    exact = "P(made)" if auction else "P(exact)"
     cols: list[Col] = [
-        ("bid", "the bid this seat makes", lambda x: _int(x["bid"]) + (" ★" if x.get("best")
-                                                                     else "")),
-        ("n", "deals on which this bid was legal", lambda x: _int(x["n"])),
-        ("P(exact)", "share of deals where the bid was made exactly",
-         lambda x: _num(x["p_exact"])),
+        ("contract" if auction else "bid", "the contract this seat plays" if auction else
+         "the bid this seat makes",
+         lambda x: (str(x["contract"]) if auction else _int(x["bid"]))
+         + (" ★" if x.get("best") else "") + (" ·" if x.get("stopped_early") else "")),
+        ("n", "deals on which this bid was played and legal", lambda x: _int(x["n"])),
+        (exact, "share of deals where the contract was made" if auction else
+         "share of deals where the bid was made exactly", lambda x: _num(x["p_exact"])),
         ("exp. score", "mean score with this bid", lambda x: _num(x["expected_score"], 2)),
         ("95% CI", "confidence interval of the expected score",
          lambda x: _ci(x["ci_low"], x["ci_high"])),
-        ("mean tricks", "mean tricks taken with this bid", lambda x: _num(x["mean_tricks"], 2))]
+        ("mean tricks", "mean tricks taken (the side's, in a contract)",
+         lambda x: _num(x["mean_tricks"], 2))]
     table = _table(odds, cols, thin=lambda x: x["n"] < thin, best=lambda x: bool(x.get("best")))
-    setup = (f'<p class="note">Hand <b>{esc(str(a.get("hand", "?")))}</b> in seat '
-             f'{esc(str(a.get("seat", "?")))} (0 = dealer\'s left), trump '
+    stopped = ("; · = stopped early: clearly worse than the best on the same deals (paired "
+               "99.9% interval), so played on fewer deals"
+               if "stopped_early" in odds.columns and odds.stopped_early.any() else "")
+    setup = (f'<h4>{esc(label.capitalize())} hand: <b>{esc(str(a.get("hand", "?")))}</b></h4>'
+             f'<p class="note">Seat {esc(str(a.get("seat", "?")))} (0 = dealer\'s left), trump '
              f'{esc(str(a.get("trump") or "chosen by the rules"))}; '
              f'{_int(a.get("samples"))} deals, seed {esc(str(a.get("seed", "?")))}; others play '
-             f'{esc(str(a.get("play", "?")))} and bid {esc(str(a.get("bid", "?")))}.</p>')
-    return (f"<h3>Bid odds for an example hand</h3>{setup}{fig}{table}"
-            f"{_downloads(odds, d / 'bid-odds', root)}")
+             f'{esc(str(a.get("play", "?")))} and bid {esc(str(a.get("bid", "?")))}{stopped}.</p>')
+    return f"{setup}{fig}{table}{_downloads(odds, stem, root)}"
+
 
 
 def _size_section(g: GameReport, r: SizeReport, root: Path) -> str:
@@ -527,7 +551,7 @@ def _size_section(g: GameReport, r: SizeReport, root: Path) -> str:
         parts.append(f'{fig}{tbl}<p class="note">P(tricks = k) for every class is in the full '
                      f"table.</p>{_downloads(r.class_table, d / 'hand-classes', root)}")
 
-    # example hand
+    # example hands
     parts.append(_odds_section(g, r, d, root, thin))
 
     # card values

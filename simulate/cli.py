@@ -248,13 +248,17 @@ def train(v: Variant, hand_sizes: tuple[int, ...], deals: int, iterations: int,
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--play", default="precision", show_default=True, help="Everyone's play policy.")
 @click.option("--bid", default="table", show_default=True, help="The other players' bid policy.")
+@click.option("--exhaustive", is_flag=True,
+              help="Play every bid on every deal (by default a bid clearly worse than the best "
+                   "stops early).")
 def odds(v: Variant, hand: str, seat: int, trump: str | None, bids_before: str | None,
-         samples: int, seed: int, play: str, bid: str) -> None:
+         samples: int, seed: int, play: str, bid: str, exhaustive: bool) -> None:
     """Every legal bid for a hand: P(exactly that bid), expected score, trick distribution."""
     from .odds import bid_odds, format_odds
 
     click.echo(format_odds(bid_odds(v, hand, seat=seat, trump=trump, bids_before=bids_before,
-                                    samples=samples, seed=seed, play=play, bid=bid)))
+                                    samples=samples, seed=seed, play=play, bid=bid,
+                                    exhaustive=exhaustive)))
 
 
 @cli.command()

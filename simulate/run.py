@@ -209,7 +209,7 @@ def simulate_hands(v: Variant, hand_size: int, hands: int, seed: int = 0,
                    trump: str | int | None = None, fixed: Mapping[int, Any] | None = None,
                    keep: str = "records", workers: int | None = None,
                    round_index: int | None = None, chunk_size: int = DEFAULT_CHUNK,
-                   progress: bool = False, card_stats: bool = False) -> HandResults:
+                   progress: Any = False, card_stats: bool = False) -> HandResults:
     """Deal and play `hands` hands of one round size with fixed policies.
 
     keep="records": one row per (hand, seat); keep="summary": counts and score sums by seat,
@@ -222,7 +222,10 @@ def simulate_hands(v: Variant, hand_size: int, hands: int, seed: int = 0,
     chunk_size = positive_int(chunk_size, "chunk_size")
     plan = chunks(job.config.hands, chunk_size)
     n_workers = _workers(workers)
-    bar = _progress_bar(job.config.hands, progress)
+    # progress: True for a bar of its own, or a caller's bar (anything with update(n)) that
+    # spans several runs
+    own_bar = isinstance(progress, bool)
+    bar = _progress_bar(job.config.hands, progress) if own_bar else progress
     tick = (lambda i: bar.update(plan[i][1])) if bar else None
     try:
         if keep == "records":
@@ -231,7 +234,7 @@ def simulate_hands(v: Variant, hand_size: int, hands: int, seed: int = 0,
         merged, smin = summary_arrays(job, n_workers, chunk_size, tick, card_stats)
         return HandResults(v, job.config, job, summary_data=merged, score_min=smin)
     finally:
-        if bar:
+        if bar and own_bar:
             bar.close()
 
 

@@ -80,3 +80,70 @@ def test_odds_bad_input(args: list[str], needle: str, capsys: pytest.CaptureFixt
     assert exc.value.code == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("bidlab: error:") and needle in err[0], err
+
+
+def _per_bid_runs(v: sim.Variant, hand: str, seat: int, samples: int, seed: int) -> dict:
+    """Each bid played on its own through the ordinary hand kernel (forced bid)."""
+    import dataclasses
+
+    from simulate.kernel import layout as L
+    from simulate.kernel.hand import H_OVERRIDDEN, S_SCORE, S_TRICKS
+    from simulate.run import make_job, records_arrays
+
+    h = len(hand.split())
+    base = make_job(v, h, samples, seed, "precision", "table", None, {seat: hand}, None)
+    out = {}
+    for b in range(h + 1):
+        P = base.tables.P.copy()
+        P[L.OVERRIDE_SEAT], P[L.OVERRIDE_BID] = seat, b
+        job = dataclasses.replace(base, tables=dataclasses.replace(base.tables, P=P))
+        hand_out, seat_out, _, _ = records_arrays(job, 1)
+        ok = hand_out[:, H_OVERRIDDEN] == 1
+        out[b] = (np.bincount(seat_out[ok, seat, S_TRICKS], minlength=h + 1),
+                  int(seat_out[ok, seat, S_SCORE].sum()))
+    return out
+
+
+@pytest.mark.parametrize("game,hand,seat", [("oh_hell", "AS KH 7D 2C 9C", 3),
+                                            ("hyjack", "HJ_BLUE AS 2H 3D", 1)])
+def test_one_pass_over_all_bids_equals_each_bid_on_its_own(game: str, hand: str,
+                                                           seat: int) -> None:
+    v = sim.load_variant(game, players=4)
+    df = sim.bid_odds(v, hand, seat=seat, samples=3_000, seed=5, exhaustive=True)
+    alone = _per_bid_runs(v, hand, seat, 3_000, 5)
+    h = len(hand.split())
+    for r in df.itertuples():
+        dist, total = alone[r.bid]
+        assert r.n == dist.sum()
+        assert [round(getattr(r, f"P{k}") * r.n) for k in range(h + 1)] == list(dist)
+        assert r.expected_score * r.n == pytest.approx(total)
+
+
+def test_racing_stops_only_clearly_worse_bids_and_keeps_the_rest_exact() -> None:
+    """Bids that race to the end are played on exactly the deals of an exhaustive run, so
+    their rows agree to the last digit; stopped bids have fewer deals and are worse."""
+    v = sim.load_variant("oh_hell", players=4)
+    hand = "AS KS 9H 10D 2C 7C 5D"
+    fast = sim.bid_odds(v, hand, seat=0, samples=40_000, seed=3)
+    full = sim.bid_odds(v, hand, seat=0, samples=40_000, seed=3, exhaustive=True)
+    assert fast.stopped_early.any() and not full.stopped_early.any()
+    assert not fast.loc[fast.best, "stopped_early"].iloc[0]
+    assert (full.n == 40_000).all()
+    raced = fast[~fast.stopped_early].set_index("bid")
+    assert (raced.n == 40_000).all()
+    pd_cols = [c for c in full.columns if c not in ("best", "stopped_early")]
+    assert raced[pd_cols[1:]].equals(full.set_index("bid").loc[raced.index, pd_cols[1:]])
+    stopped = fast[fast.stopped_early]
+    assert (stopped.n < 40_000).all()
+    best = fast.loc[fast.best, "expected_score"].iloc[0]
+    assert (stopped.expected_score < best).all()
+    assert full.loc[full.best, "bid"].iloc[0] == fast.loc[fast.best, "bid"].iloc[0]
+
+
+def test_odds_do_not_depend_on_the_number_of_workers() -> None:
+    v = sim.load_variant("kings_and_fools", players=4)
+    one = sim.bid_odds(v, "KS FOOL 7H 2C", seat=3, bids_before="0,0,1", samples=20_000,
+                       workers=1)
+    two = sim.bid_odds(v, "KS FOOL 7H 2C", seat=3, bids_before="0,0,1", samples=20_000,
+                       workers=2)
+    assert one.equals(two)

@@ -23,9 +23,10 @@ HANDS = 3000
 
 def _size(v, h: int, features: list[str], odds_hand: str | None) -> SizeReport:  # type: ignore[no-untyped-def]
     res = sim.simulate_hands(v, h, HANDS, seed=0)
-    odds = None
-    if odds_hand and not v.is_contract:
-        odds = bid_odds(v, odds_hand, seat=0, trump="S", samples=2000, seed=0)
+    odds = []
+    if odds_hand:
+        odds = [bid_odds(v, odds_hand, seat=0, trump="S", samples=2000, seed=0)]
+        odds[0].attrs["label"] = "typical"
     return SizeReport(
         hand_size=h, seat_table=seat_summary(res), seat_tricks=expected_tricks_table(res,
                                                                                       by=["seat"]),
@@ -47,7 +48,7 @@ def _game(name: str, sizes: list[tuple[int, str | None]], features: list[str]) -
 @pytest.fixture(scope="module")
 def games() -> list[GameReport]:
     return [_game("hoffer", [(3, "HIJO JS AH"), (5, "HIJO JS JC AS 9H")], ["trumps", "top3"]),
-            _game("hasenpfeffer", [(6, None)], ["trumps", "top3"])]
+            _game("hasenpfeffer", [(6, "JOKER JS JC AS KS 9H")], ["trumps", "top3"])]
 
 
 @pytest.fixture(scope="module")
@@ -124,18 +125,19 @@ def test_tables_show_n_ci_and_thin_marks(games: list[GameReport], built: Path) -
     cheat = (built / "hoffer-cheatsheet.html").read_text()
     assert cheat.count("<table class=\"cheat\"") == 2 and 'class="thin"' in cheat
     assert "@media print" in cheat
-    # contract game: no best-bid column, no odds chart, but seat and card charts
+    # contract game: no best-bid column; odds per contract as if this seat won the auction
     hp = (built / "hasenpfeffer.html").read_text()
     assert "Hand classes: trumps × top3" in hp and "Best bid by hand class" not in hp
     assert "Contract game" in hp and "P(maker)" in hp
     assert not list(built.glob("hasenpfeffer/h6/best-bid.*"))
-    assert not list(built.glob("hasenpfeffer/h6/bid-odds.*"))
+    assert list(built.glob("hasenpfeffer/h6/bid-odds-typical.*"))
+    assert "P(made)" in hp and "as if this seat had won the auction" in hp
     assert "mean tricks taken" in (built / "hasenpfeffer-cheatsheet.html").read_text()
 
 
 def test_charts_and_tables_written(built: Path) -> None:
     for d, stems in (("hoffer/h5", ["seat-advantage", "trick-distribution", "best-bid",
-                                    "bid-odds", "card-values"]),
+                                    "bid-odds-typical", "card-values"]),
                      ("hasenpfeffer/h6", ["seat-advantage", "trick-distribution",
                                           "card-values"])):
         for stem in stems:
