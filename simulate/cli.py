@@ -285,6 +285,166 @@ def report(games: tuple[str, ...], players: int | None, hands: int, seed: int, o
                  render_only=render_only, progress=show, echo=click.echo)
 
 
+def _game_policy_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """Options every whole-game command shares."""
+    for decorator in reversed([
+        click.option("--games", "-n", type=int, default=100_000, show_default=True,
+                     help="Whole games per configuration."),
+        click.option("--seed", type=int, default=0, show_default=True),
+        click.option("--policies", default=None, metavar="PLAY+BID[,PLAY+BID...]",
+                     help="Everyone's policies, or one per seat (seat 0 = first dealer's left); "
+                          "default: precision+table for games, precision+heuristic for compare "
+                          "(trained tables exist only for default configurations)."),
+        click.option("--stars", "star_threshold", type=int, default=2, show_default=True,
+                     help="Horseshoes with stars: spend a star on hands costing at least this."),
+        click.option("--skill/--no-skill", default=True, show_default=True,
+                     help="Also measure the skill index (one strong seat among weaker ones)."),
+        click.option("--skill-policies", default=None, metavar="STRONG,WEAK",
+                     help="The strong and the weak policy of the skill index (default: "
+                          "the strong one is --policies' default, the weak greedy+heuristic)."),
+        click.option("--workers", type=int, default=None, help="Threads (default: all cores)."),
+        click.option("--out", type=click.Path(dir_okay=False), default=None,
+                     help="Also write the table to a .csv or .parquet file."),
+        click.option("--progress/--no-progress", default=None,
+                     help="Progress bar (default: on when writing to a terminal)."),
+    ]):
+        func = decorator(func)
+    return func
+
+
+def _policy_list(text: str) -> str | list[str]:
+    items = [t.strip() for t in text.split(",") if t.strip()]
+    if not items:
+        raise BidlabInputError("--policies: give PLAY+BID, or one PLAY+BID per seat")
+    return items[0] if len(items) == 1 else items
+
+
+def _skill_pair(text: str) -> tuple[str, str]:
+    items = [t.strip() for t in text.split(",")]
+    if len(items) != 2 or not all(items):
+        raise BidlabInputError(f"--skill-policies {text!r}: give STRONG,WEAK, e.g. "
+                               "precision+table,greedy+heuristic")
+    return items[0], items[1]
+
+
+def _check_out(out: str | None) -> None:
+    if out is not None and not out.endswith((".parquet", ".csv")):
+        raise BidlabInputError(f"--out {out!r}: the file must end in .parquet or .csv")
+
+
+def _describe_policies(policies: str | list[str]) -> str:
+    if isinstance(policies, str):
+        return f"{policies} in every seat"
+    return ", ".join(f"seat {s}: {p}" for s, p in enumerate(policies))
+
+
+@cli.command()
+@variant_options
+@_game_policy_options
+def games(v: Variant, games: int, seed: int, policies: str | None, star_threshold: int,
+          skill: bool, skill_policies: str | None, workers: int | None, out: str | None,
+          progress: bool | None) -> None:
+    """Play whole games of VARIANT and print the balance metrics with 95% CIs: win share,
+    score and bid accuracy by seat, game length, ties, margins, everyone-exact hands, the
+    hook, special cards and the skill index."""
+    from .balance import format_metrics
+    from .compare import skill_index
+    from .games import simulate_games
+
+    _check_out(out)
+    pols = _policy_list(policies or "precision+table")
+    strong, weak = _skill_pair(skill_policies or "precision+table,greedy+heuristic")
+    show = sys.stderr.isatty() if progress is None else progress
+    res = simulate_games(v, games, seed=seed, policies=pols, stars=star_threshold,
+                         workers=workers, progress=show)
+    sk = skill_index(v, min(games, 50_000), seed=seed, strong=strong, weak=weak,
+                     stars=star_threshold, workers=workers) if skill else None
+    n = v.players
+    click.echo(f"{v.canonical}: {games:,} games, seed {seed}, {_describe_policies(pols)}")
+    click.echo(f"seats: 0 = first dealer's left ... {n - 1} = first dealer; 95% CIs")
+    click.echo(format_metrics(res.metrics, sk))
+    if sk is not None and min(games, 50_000) < games:
+        click.echo(f"(skill index over {min(games, 50_000):,} games per seating)")
+    if out:
+        from .results import write_table
+
+        write_table(res.metrics, out)
+        click.echo(f"wrote {out}")
+
+
+@cli.command()
+@click.argument("variant", metavar="VARIANT|FILE")
+@click.option("--players", "-p", type=int, default=None, metavar="N",
+              help="Number of players (default: the game's usual count).")
+@click.option("--base", "base_sets", multiple=True, metavar="OPTION=VALUE",
+              help="An option both configurations share (repeatable).")
+@click.option("--set", "-s", "sets", multiple=True, metavar="OPTION=VALUE",
+              help="What B changes (repeatable).")
+@click.option("--vs", "vs", default=None, metavar="VARIANT|FILE",
+              help="B is this variant (a shipped name or a TOML file), with --set applied.")
+@click.option("--sweep", default=None, metavar="OPTION=V1,V2,...",
+              help="Compare A with one B per value.")
+@_game_policy_options
+def compare(variant: str, players: int | None, base_sets: tuple[str, ...],
+            sets: tuple[str, ...], vs: str | None, sweep: str | None, games: int, seed: int,
+            policies: str | None, star_threshold: int, skill: bool,
+            skill_policies: str | None, workers: int | None, out: str | None,
+            progress: bool | None) -> None:
+    """Play A (VARIANT with --base options) and B (A with --set, or --vs FILE, or each
+    --sweep value) on the same deals; print every balance metric side by side with the
+    paired difference B − A and its 95% CI."""
+    import pandas as pd
+
+    from .balance import format_paired
+    from .compare import compare_games
+
+    _check_out(out)
+    if not sets and vs is None and sweep is None:
+        raise BidlabInputError("compare: nothing to compare; give --set OPTION=VALUE, "
+                               "--vs VARIANT|FILE or --sweep OPTION=V1,V2,...")
+    pols = _policy_list(policies or "precision+heuristic")
+    pair = _skill_pair(skill_policies or "precision+heuristic,greedy+heuristic")
+    a = load_from_cli(variant, players, base_sets)
+    b_name = vs if vs is not None else variant
+    b_sets = list(base_sets) + list(sets) if vs is None else list(sets)
+    if sweep is not None:
+        key, sep, values = sweep.partition("=")
+        vals = [x.strip() for x in values.split(",") if x.strip()]
+        if not sep or not key.strip() or not vals:
+            raise BidlabInputError(f"--sweep {sweep!r}: write OPTION=V1,V2,...")
+        configs = [(f"{key.strip()}={x}", load_from_cli(b_name, a.players,
+                                                          b_sets + [f"{key.strip()}={x}"]))
+                   for x in vals]
+    else:
+        label = " ".join(sets) if vs is None else f"{vs} {' '.join(sets)}".strip()
+        configs = [(label, load_from_cli(b_name, a.players, b_sets))]
+    from .compare import untrained_note
+
+    note = untrained_note([a] + [b for _, b in configs], pols)
+    if note:
+        click.echo(note, err=True)
+    show = sys.stderr.isatty() if progress is None else progress
+    click.echo(f"A: {a.canonical}")
+    click.echo(f"{games:,} games per configuration on the same deals, seed {seed}, "
+               f"{_describe_policies(pols)}; seats: 0 = first dealer's left")
+    frames = []
+    for label, b in configs:
+        if b.canonical == a.canonical:
+            click.echo(f"\nB ({label}) is the same configuration as A; skipped")
+            continue
+        df = compare_games(a, b, games, seed=seed, policies=pols, stars=star_threshold,
+                           skill=skill, skill_policies=pair, workers=workers, progress=show,
+                           label_a=a.canonical, label_b=b.canonical)
+        click.echo(f"\nB: {b.canonical}  ({label})")
+        click.echo(format_paired(df))
+        frames.append(df.assign(change=label))
+    if out and frames:
+        from .results import write_table
+
+        write_table(pd.concat(frames, ignore_index=True), out)
+        click.echo(f"wrote {out}")
+
+
 @cli.command()
 @click.option("--quick", is_flag=True, help="Fewer repeats and smaller runs.")
 @click.option("--full", is_flag=True, help="Also measure summary memory at 1e8 and 1e9 hands.")

@@ -248,36 +248,43 @@ class HandResults:
 
     def _to_record(self, trace: np.ndarray, hout: np.ndarray, sout: np.ndarray,
                    masks: np.ndarray, captured: np.ndarray) -> HandRecord:
-        v = self.variant
-        n = v.players
-        hands = [_cards(int(masks[s])) for s in range(n)]
-        widow = _cards(int(masks[n]))
-        turn = int(hout[H_TURN])
-        rest = sorted(set(range(len(v.cards))) - {c for h in hands for c in h} - set(widow)
-                      - {turn})
-        stock = ([turn] if turn >= 0 else []) + rest
-        decisions: list[tuple[str, int, Any]] = []
-        for kind, seat, value in trace.tolist():
-            name = DECISION_KINDS[kind]
-            if kind == L.D_PLAY:
-                decisions.append((name, seat, (value & 63, bool(value >> 6))))
-            elif kind in (L.D_ALONE, L.D_DEFEND_ALONE):
-                decisions.append((name, seat, bool(value)))
-            else:
-                decisions.append((name, seat, value))
-        voided = bool(hout[H_VOIDED])
-        maker = int(hout[H_MAKER])
-        return HandRecord(
-            hand_size=self.config.hand_size, round_index=self.config.round_index,
-            hands=hands, widow=widow, stock=stock, decisions=decisions,
-            trump=int(hout[H_TRUMP]), bids=[int(x) for x in sout[:, S_BID]],
-            tricks=[int(x) for x in sout[:, S_TRICKS]],
-            scores=[int(x) for x in sout[:, S_SCORE]],
-            kings_fooled=[int(x) for x in sout[:, S_FOOLED]],
-            captured={e.name: (int(captured[i]) if captured[i] >= 0 else None)
-                      for i, e in enumerate(v.events)},
-            maker=None if maker < 0 else maker, contract=int(hout[H_CONTRACT]) if maker >= 0
-            else 0, alone=None if hout[H_ALONE] < 0 else int(hout[H_ALONE]), voided=voided)
+        return hand_record(self.variant, self.config.hand_size, self.config.round_index, trace,
+                           hout, sout, masks, captured)
+
+
+def hand_record(v: Variant, hand_size: int, round_index: int | None, trace: np.ndarray,
+                hout: np.ndarray, sout: np.ndarray, masks: np.ndarray,
+                captured: np.ndarray) -> HandRecord:
+    """A kernel hand (its deal, decision trace and outputs) as the reference engine's record."""
+    n = v.players
+    hands = [_cards(int(masks[s])) for s in range(n)]
+    widow = _cards(int(masks[n]))
+    turn = int(hout[H_TURN])
+    rest = sorted(set(range(len(v.cards))) - {c for h in hands for c in h} - set(widow)
+                  - {turn})
+    stock = ([turn] if turn >= 0 else []) + rest
+    decisions: list[tuple[str, int, Any]] = []
+    for kind, seat, value in trace.tolist():
+        name = DECISION_KINDS[kind]
+        if kind == L.D_PLAY:
+            decisions.append((name, seat, (value & 63, bool(value >> 6))))
+        elif kind in (L.D_ALONE, L.D_DEFEND_ALONE):
+            decisions.append((name, seat, bool(value)))
+        else:
+            decisions.append((name, seat, value))
+    voided = bool(hout[H_VOIDED])
+    maker = int(hout[H_MAKER])
+    return HandRecord(
+        hand_size=hand_size, round_index=round_index,
+        hands=hands, widow=widow, stock=stock, decisions=decisions,
+        trump=int(hout[H_TRUMP]), bids=[int(x) for x in sout[:, S_BID]],
+        tricks=[int(x) for x in sout[:, S_TRICKS]],
+        scores=[int(x) for x in sout[:, S_SCORE]],
+        kings_fooled=[int(x) for x in sout[:, S_FOOLED]],
+        captured={e.name: (int(captured[i]) if captured[i] >= 0 else None)
+                  for i, e in enumerate(v.events)},
+        maker=None if maker < 0 else maker, contract=int(hout[H_CONTRACT]) if maker >= 0
+        else 0, alone=None if hout[H_ALONE] < 0 else int(hout[H_ALONE]), voided=voided)
 
 
 def _cards(mask: int) -> list[int]:

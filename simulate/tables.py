@@ -67,8 +67,14 @@ def compile_tables(v: Variant) -> RuleTables:
 
         cached = _compile(v)
         v._cache["tables"] = cached
-        load_trained(v, cached)
+        v._cache["trained_sizes"] = load_trained(v, cached)
     return cached
+
+
+def trained_sizes(v: Variant) -> list[int]:
+    """Hand sizes with a trained bid table for exactly this configuration."""
+    compile_tables(v)
+    return list(v._cache.get("trained_sizes", []))
 
 
 def _compile(v: Variant) -> RuleTables:

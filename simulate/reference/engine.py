@@ -9,7 +9,7 @@ played elsewhere (the numba kernel) move by move.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -422,9 +422,16 @@ def _leaders(v: Variant, totals: list[int], among: list[list[int]]) -> list[list
     return [u for u, x in zip(among, values, strict=True) if x == best]
 
 
+Deals = Callable[[int], tuple[list[list[int]], list[int], list[int]]]
+
+
 def play_game(v: Variant, policies: Sequence[Policy], rng: random.Random,
-              first_dealer: int = 0, max_hands: int = 10_000) -> GameRecord:
-    """A whole game by absolute seats; the dealer passes left after every hand."""
+              first_dealer: int = 0, max_hands: int = 10_000,
+              deals: Deals | None = None) -> GameRecord:
+    """A whole game by absolute seats; the dealer passes left after every hand.
+
+    `deals(k)` gives hand k's deal (hands by relative seat, widow, stock) instead of
+    shuffling with `rng`: replay_game uses it to replay a recorded game."""
     n = v.players
     totals = [0] * n
     stars = [0] * n
@@ -440,7 +447,11 @@ def play_game(v: Variant, policies: Sequence[Policy], rng: random.Random,
     def play_round(size: int, round_index: int | None) -> HandRecord:
         dealer = (first_dealer + len(hands)) % n
         rel = [policies[(dealer + 1 + s) % n] for s in range(n)]   # relative seat → policy
-        rec = simulate_hand(v, size, rel, rng, round_index)
+        if deals is None:
+            rec = simulate_hand(v, size, rel, rng, round_index)
+        else:
+            dealt, widow, stock = deals(len(hands))
+            rec = play_hand(v, size, dealt, widow, stock, rel, round_index)
         hands.append(rec)
         dealers.append(dealer)
         for s in range(n):
@@ -498,6 +509,41 @@ def play_game(v: Variant, policies: Sequence[Policy], rng: random.Random,
     if not winners and len(hands) >= max_hands:
         winners = sorted(s for u in _leaders(v, totals, units) for s in u)  # safety cap reached
     return GameRecord(first_dealer, hands, dealers, totals, winners, len(hands), stars, tiebreaks)
+
+
+def replay_game(v: Variant, records: Sequence[HandRecord],
+                max_hands: int = 10_000) -> tuple[GameRecord | None, list[str]]:
+    """Replay a recorded whole game (first dealer: seat n-1, so seat 0 is on its left):
+    the recorded deals, and every decision in order, star spending included.
+
+    Returns the reference's game and the problems found (empty when every decision was
+    legal and in turn, and each hand's outcome matches its record)."""
+    script = ScriptedPolicy([d for r in records for d in r.decisions])
+    n = v.players
+
+    def deals(k: int) -> tuple[list[list[int]], list[int], list[int]]:
+        if k >= len(records):
+            raise IllegalDecision(f"the record holds {len(records)} hands but the game goes on")
+        r = records[k]
+        return r.hands, r.widow, r.stock
+
+    try:
+        game = play_game(v, [script] * n, random.Random(0), first_dealer=n - 1,
+                         max_hands=max_hands, deals=deals)
+    except IllegalDecision as exc:
+        return None, [str(exc)]
+    problems: list[str] = []
+    if script.position != len(script.decisions):
+        problems.append(f"{len(script.decisions) - script.position} recorded decisions left over")
+    if game.rounds != len(records):
+        problems.append(f"the reference game lasted {game.rounds} hands, the record "
+                        f"{len(records)}")
+    for k, (mine, theirs) in enumerate(zip(game.hands, records, strict=False)):
+        a, b = mine.outcome(), theirs.outcome()
+        for key, value in a.items():
+            if b[key] != value:
+                problems.append(f"hand {k} {key}: recorded {b[key]!r}, reference {value!r}")
+    return game, problems
 
 
 def _tied_round(v: Variant, policies: Sequence[Policy], rng: random.Random, turn: int,

@@ -1,0 +1,352 @@
+"""Whole games: the schedule or a target score, the dealer passing left, stars and every end
+rule, around the same `run_hand` the hand runs use.
+
+Seats here are absolute: seat 0 sits on the first dealer's left and seat n-1 is the first
+dealer (the reference engine's `play_game(first_dealer=n-1)`). Hand k of game g is dealt by
+seat (n-1+k) mod n, so relative seat s of that hand is absolute seat (k+s) mod n; policies
+and thresholds rotate with it. Hand k of game g draws from the stream keyed by
+g * HANDS_PER_GAME + k, so a seed gives the same games however they are cut into chunks,
+and two configurations compared on one seed see the same deals round by round.
+
+Everything the game loop needs beyond the rule tables comes in `G` (the end rule) and three
+small arrays (schedule, constrained rounds, cards whose holders are tracked).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from . import layout as L
+from .hand import (
+    H_ALONE,
+    H_CONSTRAINED,
+    H_CONTRACT,
+    H_FORCED,
+    H_MAKER,
+    H_NDEC,
+    H_SIZE,
+    H_VOIDED,
+    S_BID,
+    S_FOOLED,
+    S_SCORE,
+    S_SIZE,
+    S_TRICKS,
+    run_hand,
+)
+
+ONE = np.uint64(1)
+ZERO = np.uint64(0)
+HANDS_PER_GAME = 16384         # stream keys per game; also bounds the safety cap below
+
+# G slots (the end rule)
+G_TARGET_RULE, G_TARGET, G_LOWER, G_RIVER, G_TB_CAP, G_TB_PEAK, G_TIES_MAKERS, G_STARS, \
+    G_STAR_WIN, G_TB_CONSTRAINED, G_MAX_HANDS = range(11)
+G_PARAMS = 11
+
+# per-game output columns, then one block of SEAT_BASE + 2 * specials + events per seat
+C_HANDS, C_TIEBREAKS, C_ALL_EXACT, C_CONSTRAINED, C_FORCED, C_VOIDED, C_CAPPED, \
+    C_STAR_WIN, C_UNITS_WON, C_CONTRACTS = range(10)
+C_FIXED = 10
+P_TOTAL, P_WIN, P_STARS, P_EXACT, P_PLAYED, P_FOOLED, P_MAKER, P_MADE, P_ALONE, P_BIDS, \
+    P_TRICKS, P_SPENT = range(12)
+SEAT_BASE = 12
+
+# per-hand trace columns (replay against the reference engine)
+T_SIZE, T_ROUND, T_DEALER, T_NDEC = range(4)
+T_HOUT = 4
+
+
+def seat_width(n_specials: int, n_events: int) -> int:
+    return SEAT_BASE + 2 * n_specials + n_events
+
+
+def trace_width(n: int) -> int:
+    """hand size, round, dealer, decisions, hout, sout, star decisions by unit, captures."""
+    return T_HOUT + H_SIZE + n * S_SIZE + n + L.MAX_EVENTS
+
+
+def make_game_scratch(n: int) -> tuple[np.ndarray, ...]:
+    return (np.zeros(n, np.int64),   # play policies by relative seat
+            np.zeros(n, np.int64),   # bid policies by relative seat
+            np.zeros(n, np.int64),   # totals by absolute seat
+            np.zeros(n, np.int64),   # stars by absolute seat
+            np.zeros(n, np.int64),   # candidate units
+            np.zeros(n, np.int64),   # leading units
+            np.zeros(n, np.uint64))  # fixed hands: none in whole games
+
+
+@njit(cache=True, inline="always", _nrt=False, error_model="numpy")
+def _unit(s, teams):  # type: ignore[no-untyped-def]
+    return s % teams if teams > 0 else s
+
+
+@njit(cache=True, nogil=True, _nrt=False, error_model="numpy")
+def _leaders(totals, n_units, lower, candidates, flags):  # type: ignore[no-untyped-def]
+    """flags[u] = 1 for the candidate units with the best total (unit u's total is seat
+    u's: seat u is the unit's first member); returns how many."""
+    best = 0
+    first = True
+    for u in range(n_units):
+        if candidates[u]:
+            x = totals[u]
+            if first or (x < best if lower else x > best):
+                best = x
+                first = False
+    k = 0
+    for u in range(n_units):
+        flags[u] = 1 if candidates[u] and totals[u] == best else 0
+        k += flags[u]
+    return k
+
+
+@njit(cache=True, nogil=True, _nrt=False, error_model="numpy")
+def play_game(P, tabs, G, sched, con_rounds, specials, seed, gidx, play_abs, bid_abs,
+              star_thr, scratch, gs, row, by_size, do_trace, tr_int, tr_masks,
+              tr_dec):  # type: ignore[no-untyped-def]
+    """Play game `gidx` into `row` (one per-game output row; see the C_/P_ columns).
+
+    by_size[0|1, a, h] counts hands played / exact by absolute seat and hand size;
+    by_size[2|3, s, h] the same by seat relative to the dealer. With do_trace, hand k's
+    deal, decisions and outcome go to tr_int[k], tr_masks[k], tr_dec[k] (as many hands as
+    those arrays hold; the return value is the number of hands played)."""
+    pp, bp, totals, stars, cand, lead, fixed = gs
+    hands0, sout, captured, hout, trace = scratch[2], scratch[3], scratch[4], scratch[12], \
+        scratch[13]
+    n = P[L.N_PLAYERS]
+    teams = P[L.TEAMS]
+    n_units = teams if teams > 0 else n
+    n_sp = specials.shape[0]
+    n_ev = P[L.N_EVENTS]
+    sw = SEAT_BASE + 2 * n_sp + n_ev
+    contract_game = P[L.KIND] == 1
+    lower = G[G_LOWER] == 1
+    for i in range(row.shape[0]):
+        row[i] = 0
+    for a in range(n):
+        totals[a] = 0
+        stars[a] = 0
+    n_sched = sched.shape[0]
+    peak = G[G_TB_PEAK]
+    target_rule = G[G_TARGET_RULE] == 1
+    k = 0                 # hands dealt so far
+    tb = 0                # tie-break rounds played
+    tb_size, tb_step = 2, 1
+    done = False
+    while not done:
+        # ---- which hand comes next
+        if target_rule:
+            h = sched[0]
+            rnd = 0
+            constrained = con_rounds[0] == 1
+        elif k < n_sched:
+            h = sched[k]
+            rnd = k
+            constrained = con_rounds[k] == 1
+        else:
+            h = min(tb_size, peak)
+            rnd = -1
+            constrained = G[G_TB_CONSTRAINED] == 1
+        dealer = (n - 1 + k) % n
+        for s in range(n):
+            a = (dealer + 1 + s) % n
+            pp[s] = play_abs[a]
+            bp[s] = bid_abs[a]
+        tracing = do_trace and k < tr_int.shape[0]
+        run_hand(P, tabs, seed, gidx * HANDS_PER_GAME + k, h, constrained, fixed, -1, pp, bp,
+                 scratch, tracing)
+        voided = hout[H_VOIDED] == 1
+        maker = hout[H_MAKER]
+        row[C_HANDS] += 1
+        row[C_CONSTRAINED] += hout[H_CONSTRAINED]
+        row[C_FORCED] += hout[H_FORCED]
+        if voided:
+            row[C_VOIDED] += 1
+        else:
+            if contract_game:
+                row[C_CONTRACTS] += 1
+            made = False
+            if contract_game:
+                need = tabs[12][hout[H_CONTRACT], 0]   # ladder
+                took = 0
+                for s in range(n):
+                    if _unit(s, teams) == _unit(maker, teams):
+                        took += sout[s, S_TRICKS]
+                made = took >= need
+            for s in range(n):
+                a = (dealer + 1 + s) % n
+                base = C_FIXED + a * sw
+                totals[a] += sout[s, S_SCORE]
+                b, t = sout[s, S_BID], sout[s, S_TRICKS]
+                if contract_game:
+                    ok = _unit(s, teams) == _unit(maker, teams) and made
+                else:
+                    ok = b == t
+                row[base + P_PLAYED] += 1
+                row[base + P_EXACT] += 1 if ok else 0
+                row[base + P_FOOLED] += sout[s, S_FOOLED]
+                row[base + P_BIDS] += b
+                row[base + P_TRICKS] += t
+                if s == maker:
+                    row[base + P_MAKER] += 1
+                    row[base + P_MADE] += 1 if made else 0
+                if s == hout[H_ALONE]:
+                    row[base + P_ALONE] += 1
+                by_size[0, a, h] += 1
+                by_size[1, a, h] += 1 if ok else 0
+                by_size[2, s, h] += 1
+                by_size[3, s, h] += 1 if ok else 0
+                for e in range(n_sp):
+                    if (hands0[s] >> np.uint64(specials[e])) & ONE:
+                        row[base + SEAT_BASE + e] += 1
+                        row[base + SEAT_BASE + n_sp + e] += 1 if ok else 0
+            for e in range(n_ev):
+                if captured[e] >= 0:
+                    a = (dealer + 1 + captured[e]) % n
+                    row[C_FIXED + a * sw + SEAT_BASE + 2 * n_sp + e] += 1
+            if not contract_game:
+                # everyone exact: every unit (player or team) made its bid exactly
+                ubid, utook = scratch[9], scratch[10]
+                all_exact = True
+                for u in range(n_units):
+                    if ubid[u] != utook[u]:
+                        all_exact = False
+                if all_exact:
+                    row[C_ALL_EXACT] += 1
+
+        # ---- stars: a star per exact unit, then a unit that scored may spend one
+        if tracing:
+            for u in range(n):
+                tr_int[k, T_HOUT + H_SIZE + n * S_SIZE + u] = -1
+        if G[G_STARS] == 1 and not voided:
+            for u in range(n_units):
+                bsum, tsum = 0, 0
+                for s in range(n):
+                    if _unit((dealer + 1 + s) % n, teams) == u:
+                        bsum += sout[s, S_BID]
+                        tsum += sout[s, S_TRICKS]
+                if bsum == tsum:
+                    for a in range(n):
+                        if _unit(a, teams) == u:
+                            stars[a] += 1
+            for u in range(n_units):
+                lead_rel = n
+                for a in range(n):
+                    if _unit(a, teams) == u:
+                        r = (a - dealer - 1 + 2 * n) % n
+                        lead_rel = min(lead_rel, r)
+                points = sout[lead_rel, S_SCORE]
+                if points > 0 and stars[u] > 0:
+                    thr = star_thr[(dealer + 1 + lead_rel) % n]
+                    spend = thr >= 0 and points >= thr
+                    if tracing:
+                        tr_int[k, T_HOUT + H_SIZE + n * S_SIZE + u] = 1 if spend else 0
+                    if spend:
+                        for a in range(n):
+                            if _unit(a, teams) == u:
+                                stars[a] -= 1
+                                totals[a] -= points
+                                row[C_FIXED + a * sw + P_SPENT] += 1
+
+        if tracing:
+            tr_int[k, T_SIZE] = h
+            tr_int[k, T_ROUND] = rnd
+            tr_int[k, T_DEALER] = dealer
+            tr_int[k, T_NDEC] = hout[H_NDEC]
+            for i in range(H_SIZE):
+                tr_int[k, T_HOUT + i] = hout[i]
+            for s in range(n):
+                for i in range(S_SIZE):
+                    tr_int[k, T_HOUT + H_SIZE + s * S_SIZE + i] = sout[s, i]
+            for e in range(L.MAX_EVENTS):
+                tr_int[k, T_HOUT + H_SIZE + n * S_SIZE + n + e] = captured[e]
+            for s in range(n + 1):
+                tr_masks[k, s] = hands0[s]
+            for i in range(hout[H_NDEC]):
+                for j in range(3):
+                    tr_dec[k, i, j] = trace[i, j]
+        k += 1
+
+        # ---- is the game over?
+        if target_rule:
+            if G[G_STARS] == 1:
+                any_star = False
+                for u in range(n_units):
+                    cand[u] = 1 if stars[u] >= G[G_STAR_WIN] else 0
+                    any_star = any_star or cand[u] == 1
+                if any_star:
+                    _leaders(totals, n_units, lower, cand, lead)
+                    row[C_STAR_WIN] = 1
+                    done = True
+            if not done:
+                any_reached = False
+                for u in range(n_units):
+                    cand[u] = 1 if totals[u] >= G[G_TARGET] else 0
+                    any_reached = any_reached or cand[u] == 1
+                if any_reached:
+                    done = True
+                    if lower:
+                        for u in range(n_units):
+                            cand[u] = 1
+                        _leaders(totals, n_units, True, cand, lead)
+                    else:
+                        m = _leaders(totals, n_units, False, cand, lead)
+                        if m > 1 and G[G_TIES_MAKERS] == 1 and maker >= 0:
+                            mu = _unit((dealer + 1 + maker) % n, teams)
+                            if lead[mu] == 1:
+                                for u in range(n_units):
+                                    lead[u] = 1 if u == mu else 0
+            if not done and k >= G[G_MAX_HANDS]:
+                for u in range(n_units):
+                    cand[u] = 1
+                _leaders(totals, n_units, lower, cand, lead)
+                row[C_CAPPED] = 1
+                done = True
+        elif k >= n_sched:
+            if k > n_sched:
+                # a tie-break round was just played: move along the river, bouncing in [1, peak]
+                tb += 1
+                if tb_size >= peak:
+                    tb_step = -1
+                elif tb_size <= 1:
+                    tb_step = 1
+                tb_size += tb_step
+            for u in range(n_units):
+                cand[u] = 1
+            m = _leaders(totals, n_units, lower, cand, lead)
+            if m == 1 or G[G_RIVER] == 0:
+                done = True
+            elif tb >= G[G_TB_CAP]:
+                row[C_CAPPED] = 1      # a shared win after the safety cap
+                done = True
+    # ---- final row
+    row[C_TIEBREAKS] = tb
+    units_won = 0
+    for u in range(n_units):
+        units_won += lead[u]
+    row[C_UNITS_WON] = units_won
+    for a in range(n):
+        base = C_FIXED + a * sw
+        row[base + P_TOTAL] = totals[a]
+        row[base + P_STARS] = stars[a]
+        row[base + P_WIN] = lead[_unit(a, teams)]
+    return k
+
+
+@njit(cache=True, nogil=True, _nrt=False, error_model="numpy")
+def run_games(P, tabs, G, sched, con_rounds, specials, seed, start, count, play_abs, bid_abs,
+              star_thr, scratch, gs, game_out, by_size, tr_int, tr_masks,
+              tr_dec):  # type: ignore[no-untyped-def]
+    """Games start..start+count-1 into game_out[0..count-1]."""
+    for j in range(count):
+        play_game(P, tabs, G, sched, con_rounds, specials, seed, start + j, play_abs, bid_abs,
+                  star_thr, scratch, gs, game_out[j], by_size, False, tr_int, tr_masks, tr_dec)
+
+
+@njit(cache=True, nogil=True, _nrt=False, error_model="numpy")
+def trace_game(P, tabs, G, sched, con_rounds, specials, seed, gidx, play_abs, bid_abs,
+               star_thr, scratch, gs, row, by_size, tr_int, tr_masks,
+               tr_dec):  # type: ignore[no-untyped-def]
+    """One game with every hand's deal and decisions recorded; returns the hands played."""
+    return play_game(P, tabs, G, sched, con_rounds, specials, seed, gidx, play_abs, bid_abs,
+                     star_thr, scratch, gs, row, by_size, True, tr_int, tr_masks, tr_dec)
