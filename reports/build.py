@@ -32,10 +32,23 @@ from .card_values import card_values
 from .tables import expected_tricks_table, seat_summary, write_table
 
 CARD_VALUE_ROWS = 2_000_000
+BALANCE_GAMES = 100_000
+SKILL_GAMES = 20_000
+COMPARE_GAMES = 30_000
+COMPARE_POLICIES = "precision+heuristic"
+# the rule change each Balance page compares with the shipped rules (a designer's question)
+QUESTIONS = {
+    "hoffer": ("peak_twice=true", "play the peak hand size twice?"),
+    "horseshoes": ("breaking_trump=true", "must trump be broken before it is led?"),
+    "hyjack": ("countdown=true", "count back down the river after the peak?"),
+    "hasenpfeffer": ("allow_alone=true", "may the maker go alone?"),
+    "kings_and_fools": ("bonus_requires_exact=true", "does the Fool bonus need an exact bid?"),
+    "oh_hell": ("hook=false", "drop the hook?"),
+}
 DEFAULT_HANDS = 1_000_000
 ODDS_SAMPLES = 100_000
 MANIFEST = "manifest.json"
-FORMAT = 2
+FORMAT = 3
 
 
 @dataclass
@@ -102,6 +115,71 @@ def example_hands(frame: pd.DataFrame, values: pd.DataFrame, v: sim.Variant
     return out
 
 
+def _balance(v: sim.Variant, seed: int, play: str, bid: str, games: int,
+             workers: int | None, bar: Any) -> Any:
+    """Whole games for the Balance page: metrics, accuracy, lengths, skill index and the
+    game's designer question compared on the same deals."""
+    from simulate.compare import compare_games, skill_index
+    from simulate.games import simulate_games
+
+    from .balance_page import BalanceReport
+
+    pol = f"{play}+{bid}"
+    res = simulate_games(v, games, seed=seed, policies=pol, workers=workers)
+    out = BalanceReport(games=games, policies=pol, metrics=res.metrics,
+                        accuracy=res.accuracy(by="position"), lengths=res.length_hist())
+    out.skill = skill_index(v, min(games, SKILL_GAMES), seed=seed, workers=workers)
+    question = QUESTIONS.get(v.name)
+    if question:
+        key, _, value = question[0].partition("=")
+        try:
+            b = sim.load_variant(v.path, players=v.players, **{**v.options, key: value})
+        except BidlabInputError:
+            b = None
+        if b is not None and b.canonical != v.canonical:
+            n = min(games, COMPARE_GAMES)
+            out.compare = compare_games(v, b, n, seed=seed, policies=COMPARE_POLICIES,
+                                        skill=False, workers=workers)
+            out.question, out.change, out.compare_games = question[1], question[0], n
+            out.compare_policies, out.canonical_b = COMPARE_POLICIES, b.canonical
+    return out
+
+
+BALANCE_TABLES = ("metrics", "accuracy", "lengths", "compare")
+
+
+def _write_balance(folder: Path, b: Any) -> dict[str, Any]:
+    entry: dict[str, Any] = {"games": b.games, "policies": b.policies, "skill": b.skill,
+                             "question": b.question, "change": b.change,
+                             "compare_games": b.compare_games,
+                             "compare_policies": b.compare_policies,
+                             "canonical_b": b.canonical_b, "tables": {}}
+    for name in BALANCE_TABLES:
+        df = getattr(b, name)
+        if df is None:
+            continue
+        stem = folder / f"balance-{name}"
+        write_table(df, stem)
+        entry["tables"][name] = stem.name
+    return entry
+
+
+def _read_balance(folder: Path, entry: dict[str, Any] | None) -> Any:
+    from .balance_page import BalanceReport
+
+    if not entry:
+        return None
+    frames = {name: pd.read_parquet(folder / f"{stem}.parquet")
+              for name, stem in entry["tables"].items()}
+    return BalanceReport(games=entry["games"], policies=entry["policies"],
+                         metrics=frames["metrics"], accuracy=frames["accuracy"],
+                         lengths=frames["lengths"], skill=entry["skill"],
+                         question=entry["question"], change=entry["change"],
+                         compare=frames.get("compare"), compare_games=entry["compare_games"],
+                         compare_policies=entry["compare_policies"],
+                         canonical_b=entry["canonical_b"])
+
+
 def _write_size(folder: Path, data: SizeData) -> dict[str, Any]:
     entry: dict[str, Any] = {"hand_size": data.hand_size, "class_features": data.class_features,
                              "contract": data.contract, "better": data.better, "tables": {}}
@@ -139,6 +217,7 @@ def build_report(games: Sequence[str] = (), players: int | None = None,
                  hands: int = DEFAULT_HANDS, seed: int = 0, out: str | Path = "out/report",
                  play: str = "precision", bid: str = "table", workers: int | None = None,
                  render_only: bool = False, progress: bool = False,
+                 balance_games: int = BALANCE_GAMES,
                  echo: Callable[[str], None] = print) -> Path:
     out = Path(out)
     names = list(games) or sim.shipped_variants()
@@ -180,6 +259,11 @@ def build_report(games: Sequence[str] = (), players: int | None = None,
                     data = _size_data(v, h, hands, seed, play, bid, h == max(sizes), workers,
                                       bar or False)
                     game["sizes"].append(_write_size(folder, data))
+                if balance_games > 0:
+                    if bar:
+                        bar.set_description(f"{v.name} whole games")
+                    game["balance"] = _write_balance(folder, _balance(
+                        v, seed, play, bid, balance_games, workers, bar))
                 manifest["games"].append(game)
             manifest["seconds"] = round(time.perf_counter() - started, 1)
             (staging / MANIFEST).write_text(json.dumps(manifest, indent=2, default=str))
@@ -225,7 +309,8 @@ def _render(out: Path, data_dir: Path, manifest: dict[str, Any],
             players=game["players"], summary=game["summary"],
             policies={"play": (play, policies.PLAY[play].description),
                       "bid": (bid, policies.BID[bid].description)},
-            seed=manifest["seed"], hands_per_size=manifest["hands"], sizes=sizes))
+            seed=manifest["seed"], hands_per_size=manifest["hands"], sizes=sizes,
+            balance=_read_balance(data_dir / game["name"], game.get("balance"))))
     site = out / "site"
     build_site(games, site)
     echo(f"wrote {site / 'index.html'} (data and manifest in {data_dir})")

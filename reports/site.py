@@ -72,6 +72,7 @@ class GameReport:
     seed: int
     hands_per_size: int
     sizes: list[SizeReport] = field(default_factory=list)
+    balance: Any = None                  # reports.balance_page.BalanceReport, if computed
 
 
 # ----- files -------------------------------------------------------------------------------
@@ -119,6 +120,10 @@ def _build_into(games: list[GameReport], root: Path) -> None:
     for g in games:
         _write_text(root / f"{_slug(g.name)}.html", _game_page(g, root))
         _write_text(root / f"{_slug(g.name)}-cheatsheet.html", _cheatsheet_page(g))
+        if g.balance is not None:
+            from .balance_page import balance_page
+
+            _write_text(root / f"{_slug(g.name)}-balance.html", balance_page(g, g.balance, root))
 
 
 # ----- formatting --------------------------------------------------------------------------
@@ -360,7 +365,8 @@ def _index_page(games: list[GameReport]) -> str:
             f'<div class="game"><h2><a href="{s}.html">{esc(g.title)}</a></h2>'
             f'<p>{esc(g.summary)}</p>'
             f'<p><a href="{s}.html">Full report</a> · '
-            f'<a href="{s}-cheatsheet.html">Printable cheat sheet</a></p>'
+            + (f'<a href="{s}-balance.html">Balance</a> · ' if g.balance is not None else "")
+            + f'<a href="{s}-cheatsheet.html">Printable cheat sheet</a></p>'
             f'<p class="note">Hand sizes: {sizes or "none"}</p>'
             f'<dl class="note"><dt>variant</dt><dd><code>{esc(g.canonical)}</code></dd>'
             f'<dt>policies</dt><dd>play <b>{esc(play[0])}</b>, bid <b>{esc(bid[0])}</b>; '
@@ -589,7 +595,9 @@ def _game_page(g: GameReport, root: Path) -> str:
     extra = (f"<dt>thin</dt><dd>groups with n &lt; {thin} are marked thin</dd>"
              "<dt>intervals</dt><dd>95%, normal approximation</dd>")
     body = (f"<h1>{esc(g.title)}</h1><p class=\"lead\">{esc(g.summary)}</p>"
-            f'<p><a href="{s}-cheatsheet.html">Printable cheat sheet</a> · '
+            + (f'<p><a href="{s}-balance.html">Balance: whole games</a> · '
+               if g.balance is not None else "<p>")
+            + f'<a href="{s}-cheatsheet.html">Printable cheat sheet</a> · '
             f'<a href="index.html#how-to-read">How to read the figures</a></p>'
             f"{_config(g, extra)}<nav class=\"sizes\">Hand sizes: {nav}</nav>"
             + "".join(_size_section(g, r, root) for r in g.sizes))

@@ -155,6 +155,32 @@ def _odds_rows(repeats: int) -> list[Row]:
     return rows
 
 
+GAMES_TARGET_S = 10.0
+GAMES_CASES = [("kings_and_fools", 100_000), ("hoffer", 100_000), ("horseshoes", 100_000),
+               ("hyjack", 100_000), ("hasenpfeffer", 100_000), ("oh_hell", 20_000)]
+
+
+def _games_rows(repeats: int) -> list[Row]:
+    """Seconds for whole 4-player games with precision+table, summary kept, 2 threads
+    (target: 100,000 Kings and Fools games in 10 s)."""
+    import simulate as sim
+    from simulate.games import simulate_games
+
+    rows = []
+    for game, games in GAMES_CASES:
+        v = sim.load_variant(game)
+        simulate_games(v, 2_000, seed=1, workers=2)   # warm: compile and calibrate untimed
+        times = []
+        for _ in range(repeats):
+            t = time.perf_counter()
+            simulate_games(v, games, seed=0, workers=2)
+            times.append(time.perf_counter() - t)
+        rows.append(Row(f"games {game} 4p", statistics.median(times), unit="s", repeats=times,
+                        target=GAMES_TARGET_S if game == "kings_and_fools" else None,
+                        note=f"{games:,} whole games, precision+table; {v.canonical}"))
+    return rows
+
+
 def _reference_row(seconds: float) -> Row:
     import random
 
@@ -276,6 +302,7 @@ def run_benchmark(quick: bool = False, full: bool = False, out_dir: str | Path |
                             "precision+table", 2_000_000 // scale, repeats, MANY_PLAYERS_TARGET))
     rows.append(_deal_row(repeats))
     rows.extend(_odds_rows(repeats))
+    rows.extend(_games_rows(repeats))
     rows.append(_reference_row(2.0 if quick else 5.0))
     rows.extend(_openspiel_rows(1.0 if quick else 3.0, repeats))
     for row in rows:

@@ -269,20 +269,25 @@ def odds(v: Variant, hand: str, seat: int, trump: str | None, bids_before: str |
               help="Hands per hand size.")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--out", type=click.Path(file_okay=False), default="out/report", show_default=True)
+@click.option("--games", "balance_games", type=int, default=100_000, show_default=True,
+              help="Whole games behind each Balance page (0: no Balance pages).")
 @click.option("--render-only", is_flag=True,
               help="Re-render the site from the stored tables without simulating.")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bars (default: on when writing to a terminal).")
 def report(games: tuple[str, ...], players: int | None, hands: int, seed: int, out: str,
-           render_only: bool, progress: bool | None) -> None:
+           balance_games: int, render_only: bool, progress: bool | None) -> None:
     """Simulate every game and hand size and write the HTML report (tables, charts, odds)."""
     from reports.build import build_report
 
     for g in games:
         load_from_cli(g, players)          # bad names and player counts fail before any work
     show = sys.stderr.isatty() if progress is None else progress
+    if isinstance(balance_games, int) and balance_games < 0:
+        raise BidlabInputError(f"--games {balance_games}: give 0 (no Balance pages) or more")
     build_report(games, players=players, hands=hands, seed=seed, out=out,
-                 render_only=render_only, progress=show, echo=click.echo)
+                 render_only=render_only, progress=show, echo=click.echo,
+                 balance_games=balance_games)
 
 
 def _game_policy_options(func: Callable[..., Any]) -> Callable[..., Any]:

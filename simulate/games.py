@@ -293,6 +293,7 @@ def simulate_games(v: Variant, games: int, seed: int = 0,
     sums = MetricSums(len(defs))
     by_size = np.zeros((4, v.players, job.max_size + 1), np.int64)
     kept: list[np.ndarray] = []
+    lengths = np.zeros(1, np.int64)
     own_bar = isinstance(progress, bool)
     bar = _progress_bar_games(job.config.games, progress) if own_bar else progress
     tick = (lambda i: bar.update(plan[i][1])) if bar else None
@@ -303,8 +304,13 @@ def simulate_games(v: Variant, games: int, seed: int = 0,
         return rows, sizes, x, y
 
     def take(part: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]) -> None:
+        nonlocal lengths
         rows, sizes, x, y = part
         by_size[...] += sizes
+        hist = np.bincount(rows[:, K.C_HANDS])
+        if len(hist) > len(lengths):
+            lengths = np.pad(lengths, (0, len(hist) - len(lengths)))
+        lengths[:len(hist)] += hist
         sums.add(x, y)
         if keep == "records":
             kept.append(rows)
@@ -315,7 +321,7 @@ def simulate_games(v: Variant, games: int, seed: int = 0,
         if bar and own_bar:
             bar.close()
     rows = np.concatenate(kept) if kept else None
-    return GameResults(v, job, defs, sums, by_size, rows)
+    return GameResults(v, job, defs, sums, by_size, rows, lengths)
 
 
 def _progress_bar_games(total: int, enabled: bool) -> Any:
@@ -330,7 +336,8 @@ class GameResults:
     and hand size, and (keep="records") one row per game."""
 
     def __init__(self, v: Variant, job: GameJob, defs: list[Any], sums: Any,
-                 by_size: np.ndarray, rows: np.ndarray | None) -> None:
+                 by_size: np.ndarray, rows: np.ndarray | None,
+                 lengths: np.ndarray | None = None) -> None:
         self.variant = v
         self.job = job
         self.config = job.config
@@ -338,6 +345,7 @@ class GameResults:
         self.sums = sums
         self.by_size = by_size
         self.rows = rows
+        self.lengths = lengths if lengths is not None else np.zeros(1, np.int64)
         self.layout = Layout(v, len(job.specials))
 
     @cached_property
@@ -365,6 +373,11 @@ class GameResults:
                 out.append({by: s, "hand_size": h, "n": played, "rate": ok / played,
                             "lo": lo, "hi": hi})
         return pd.DataFrame(out)
+
+    def length_hist(self) -> pd.DataFrame:
+        """How many games lasted each number of hands."""
+        k = np.flatnonzero(self.lengths)
+        return pd.DataFrame({"hands": k, "games": self.lengths[k]})
 
     def frame(self) -> pd.DataFrame:
         """One row per (game, seat) (keep="records" only)."""

@@ -14,7 +14,8 @@ from simulate.cli import cli, main
 def test_small_report_and_render_only(tmp_path: Path) -> None:
     out = tmp_path / "rep"
     result = CliRunner().invoke(cli, ["report", "kings_and_fools", "hasenpfeffer", "--hands",
-                                      "3000", "--out", str(out), "--no-progress"])
+                                      "3000", "--games", "2000", "--out", str(out),
+                                      "--no-progress"])
     assert result.exit_code == 0, result.output
     site, data = out / "site", out / "data"
     manifest = json.loads((data / "manifest.json").read_text())
@@ -22,6 +23,16 @@ def test_small_report_and_render_only(tmp_path: Path) -> None:
     assert [s["hand_size"] for s in manifest["games"][0]["sizes"]] == list(range(1, 8))
     page = (site / "kings_and_fools.html").read_text()
     assert "kings_and_fools(players=4" in page and "precision" in page
+    assert "kings_and_fools-balance.html" in page
+    for name in ("kings_and_fools", "hasenpfeffer"):
+        balance = (site / f"{name}-balance.html").read_text()
+        for needle in ("Seats", "Skill index", "A rule change", "2,000 whole games",
+                       f"{name}(players=4"):
+            assert needle in balance, (name, needle)
+        assert (site / name / "balance" / "win-share.png").is_file()
+        assert (site / name / "balance" / "compare.csv").is_file()
+    assert "bonus_requires_exact=true" in (site / "kings_and_fools-balance.html").read_text()
+    assert manifest["games"][0]["balance"]["games"] == 2000
     before = {p.name for p in site.rglob("*.png")}
     (site / "index.html").unlink()
     again = CliRunner().invoke(cli, ["report", "--render-only", "--out", str(out)])
