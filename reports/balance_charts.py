@@ -88,6 +88,22 @@ def accuracy_chart(accuracy: pd.DataFrame | None, stem: str | os.PathLike[str], 
     if _empty(accuracy) or "position" not in accuracy.columns:
         return []
     fig, ax = plt.subplots(figsize=(6.8, 3.8))
+    if accuracy.hand_size.nunique() == 1:
+        # one hand size (a constant deal): bars by position
+        part = accuracy.sort_values("position")
+        pos = part.position.astype(int).to_numpy()
+        ax.bar(np.arange(len(pos)), part.rate, color=[seat_colour(p) for p in pos],
+               yerr=[part.rate - part.lo, part.hi - part.rate], **ERR)
+        ax.set_xticks(np.arange(len(pos)), ["dealer" if p == players - 1 else
+                                            "dealer's left" if p == 0 else f"position {p}"
+                                            for p in pos])
+        lo, hi = float(part.lo.min()), float(part.hi.max())
+        ax.set_ylim(max(0.0, lo - (hi - lo)), min(1.0, hi + (hi - lo)))
+        ax.set_xlabel(f"position from the dealer ({int(part.hand_size.iloc[0])} cards)")
+        ax.set_ylabel("share of hands bid exactly")
+        ax.grid(axis="y", alpha=0.3)
+        ax.set_title(title.replace(" and hand size", ""))
+        return _save(fig, stem)
     for pos, part in accuracy.groupby("position"):
         part = part.sort_values("hand_size")
         label = "dealer" if pos == players - 1 else ("dealer's left" if pos == 0 else

@@ -342,6 +342,13 @@ In a contract game every contract is played as if this seat had won the auction 
 <dt>Card values</dt><dd>A least-squares fit of tricks taken on the cards held: how many tricks
 each card adds to a hand under one trump, with 95% intervals. Trumps vermillion, other cards
 blue; the top 16 cards are shown, all cards are in the downloadable table.</dd>
+<dt>Balance pages</dt><dd>Whole games played to the end with the same policies in every
+seat. Seats there are fixed for the game: seat 0 sits on the first dealer's left and the
+deal passes left. Win share splits a shared win; "chance" is what equal seats would give.
+Ratio metrics (exact bids per hand played, and so on) carry delta-method intervals over games.
+The skill index moves one strong player round the table among weaker ones on the same deals.
+A rule change is played on the same deals as the shipped rules and each difference is paired
+game by game, so its interval is much narrower than two separate runs would give.</dd>
 <dt>Downloads</dt><dd>Every table is also written as CSV and Parquet next to its chart
 (the Parquet file keeps the table's configuration in its metadata); every chart as PNG and
 SVG.</dd>
