@@ -60,7 +60,11 @@ def _play(base: Job, seat: int, side: list[int], bids: np.ndarray, active: np.nd
     from .kernel.odds import run_odds
 
     args = base.args()
-    plan = [(start + a, c) for a, c in chunks(count, ODDS_CHUNK)]
+    # small stages (the pilot) are cut finer so every worker has work; sums of integer
+    # scores are exact, so the cut never changes a result
+    n_workers = _workers(workers)
+    size = min(ODDS_CHUNK, max(1024, -(-count // (2 * n_workers))))
+    plan = [(start + a, c) for a, c in chunks(count, size)]
     side_a = np.array(side, np.int64)
     earlier_a = np.array(earlier, np.int64)
     before_a = np.array(before, np.int64)
@@ -73,7 +77,7 @@ def _play(base: Job, seat: int, side: list[int], bids: np.ndarray, active: np.nd
                  side_a, bids, active, earlier_a, before_a, np.zeros(len(bids)), *part.parts())
         return part
 
-    run_local(len(plan), work, _workers(workers), reduce=acc.add)
+    run_local(len(plan), work, n_workers, reduce=acc.add)
 
 
 def _stages(samples: int) -> list[int]:
