@@ -51,8 +51,20 @@ class VariantSpec:
     def of(cls, v: Variant) -> VariantSpec:
         from pathlib import Path
 
-        shipped = "@" not in v.canonical.split("(", 1)[0]
-        toml = None if shipped else Path(v.path).read_bytes()
+        head = v.canonical.split("(", 1)[0]
+        toml: bytes | None = None
+        if "@" in head:            # not a shipped game: the rules travel with the spec
+            toml = v._cache.get("toml_bytes")
+            if toml is None:
+                try:
+                    toml = Path(v.path).read_bytes()
+                except OSError as exc:
+                    raise BidlabInputError(f"variant file {v.path}: cannot read it again "
+                                           f"({exc.strerror})") from None
+            if hashlib.sha256(toml).hexdigest()[:10] != head.split("@", 1)[1]:
+                raise BidlabInputError(f"variant file {v.path} changed after it was loaded")
+            v._cache["toml_bytes"] = toml
+        shipped = toml is None
         return cls(v.name if shipped else v.path, v.players, tuple(sorted(v.options.items())),
                    v.canonical, toml)
 
@@ -68,6 +80,7 @@ class VariantSpec:
             data = tomllib.loads(self.toml.decode("utf-8"))
             v = _build(data, self.toml, self.name, Path(self.name), self.players,
                        dict(self.options))
+            v._cache["toml_bytes"] = self.toml
         if v.canonical != self.canonical:
             raise BidlabInputError(f"variant {self.name}: loads as {v.canonical}, expected "
                                    f"{self.canonical}; the rules file or bidlab changed")
