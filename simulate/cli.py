@@ -223,7 +223,7 @@ def _plain(value: Any) -> str:
               help="Which round of the schedule (matters for HyJack's Max Bet).")
 @click.option("--workers", type=int, default=None,
               help="Threads, or worker processes with --dask local (default: all cores).")
-@click.option("--out", type=click.Path(dir_okay=False), default=None,
+@click.option("--out", default=None, metavar="FILE",
               help="Write one row per (hand, seat) to a .parquet or .csv file.")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar (default: on when writing to a terminal).")
@@ -235,11 +235,11 @@ def _plain(value: Any) -> str:
                    "(needs the dist extra).")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
               help="Run the chunks on the dask.distributed cluster of this scheduler.")
-@click.option("--run-dir", "run_dir", type=click.Path(file_okay=False), default=None,
+@click.option("--run-dir", "run_dir", default=None,
               metavar="DIR",
               help="Keep every finished chunk in DIR (a new or empty folder) so an interrupted "
                    "run can be resumed.")
-@click.option("--resume", type=click.Path(file_okay=False), default=None, metavar="DIR",
+@click.option("--resume", default=None, metavar="DIR",
               help="Continue the run kept in DIR; its manifest gives every other option.")
 @click.pass_context
 def simulate(ctx: click.Context, variant: str | None, players: int | None,
@@ -260,8 +260,8 @@ def simulate(ctx: click.Context, variant: str | None, players: int | None,
     if run_dir is not None and resume is not None:
         raise BidlabInputError("give --run-dir DIR for a new run or --resume DIR to continue "
                                "one, not both")
-    if out is not None and not out.endswith((".parquet", ".csv")):
-        raise BidlabInputError(f"--out {out!r}: the file must end in .parquet or .csv")
+    if out is not None:
+        _check_out(out)
     if dask_mode is not None and dask_mode != "local":
         raise BidlabInputError(f"--dask {dask_mode!r}; allowed: local (for a cluster use "
                                "--scheduler tcp://HOST:PORT)")
@@ -329,8 +329,30 @@ def simulate(ctx: click.Context, variant: str | None, players: int | None,
         click.echo(f"{seat:>4d}  {probs}   {tricks:11.3f}  {score:10.3f}{who}")
     if out:
         from .results import write_table
-        write_table(res.records, out)
+        try:
+            write_table(res.records, out)
+        except OSError as exc:
+            raise BidlabInputError(f"--out {out}: cannot write it ({exc.strerror or exc})") \
+                from None
         click.echo(f"wrote {out}")
+
+
+def _check_out(out: str) -> None:
+    """Refuse an --out file that cannot be written before any work is done."""
+    if not out.endswith((".parquet", ".csv")):
+        raise BidlabInputError(f"--out {out!r}: the file must end in .parquet or .csv")
+    if "\x00" in out:
+        raise BidlabInputError(f"--out {out!r}: not a usable file name")
+    from pathlib import Path
+
+    target = Path(out).absolute()
+    if target.is_dir():
+        raise BidlabInputError(f"--out {out!r} is a folder; give a file name")
+    folder = target.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
+        raise BidlabInputError(f"--out {out!r}: cannot write in {folder}")
 
 
 @cli.command()

@@ -171,6 +171,15 @@ def stop_on_signals() -> Iterator[StopFlag]:
             signal.signal(s, h)
 
 
+@contextlib.contextmanager
+def _filesystem(what: str) -> Iterator[None]:
+    """An OSError while touching the run directory → one clear line, not a traceback."""
+    try:
+        yield
+    except OSError as exc:
+        raise BidlabInputError(f"{what}: {exc.strerror or exc}") from None
+
+
 def _stderr_line(message: str) -> None:
     print(f"bidlab: {message}", file=sys.stderr, flush=True)
 
@@ -182,6 +191,8 @@ class RunDir:
 
     def __init__(self, path: str | os.PathLike[str], stop: StopFlag | None = None,
                  report: Callable[[str], None] = _stderr_line) -> None:
+        if "\x00" in os.fspath(path) or not os.fspath(path).strip():
+            raise BidlabInputError(f"run directory {os.fspath(path)!r}: not a usable folder name")
         self.path = Path(path)
         self.stop = stop
         self.report = report
@@ -213,6 +224,10 @@ class RunDir:
 
     def prepare(self, task: ChunkTask) -> None:
         """Start a new run here, or continue the same run; never take over another run."""
+        with _filesystem(f"run directory {self.path}"):
+            self._prepare(task)
+
+    def _prepare(self, task: ChunkTask) -> None:
         config = spec_to_config(task.spec)
         config["config_hash"] = config_hash(config)
         if self.path.exists() and not self.path.is_dir():
@@ -259,7 +274,8 @@ class RunDir:
                 fh.flush()
                 os.fsync(fh.fileno())
 
-        write_atomically(self.path / chunk_name(i), write)
+        with _filesystem(f"run directory {self.path}: cannot write {chunk_name(i)}"):
+            write_atomically(self.path / chunk_name(i), write)
 
     def load_chunk(self, task: ChunkTask, i: int, chash: str) -> tuple[np.ndarray, ...]:
         """The verified arrays of chunk i, or ChunkError saying what is wrong with the file."""
@@ -289,7 +305,8 @@ class RunDir:
 
     def _discard(self, name: str, why: str) -> None:
         self.report(f"{self.path / name}: {why}; deleted, it will be computed again")
-        with contextlib.suppress(FileNotFoundError):
+        with contextlib.suppress(FileNotFoundError), \
+                _filesystem(f"run directory {self.path}: cannot delete {name}"):
             (self.path / name).unlink()
 
     def verified_chunks(self, task: ChunkTask, chash: str) -> set[int]:
@@ -297,7 +314,9 @@ class RunDir:
         and removed (as are temporary files a kill left behind)."""
         good: set[int] = set()
         n = task.spec.n_chunks
-        for entry in sorted(self.path.iterdir()):
+        with _filesystem(f"run directory {self.path}"):
+            entries = sorted(self.path.iterdir())
+        for entry in entries:
             if entry.name.startswith(".chunk-") and entry.name.endswith(".part"):
                 with contextlib.suppress(FileNotFoundError):
                     entry.unlink()
