@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from .rundir import RunDir
 
 DEFAULT_CHUNK = 1 << 16
+MAX_HISTOGRAM_CELLS = 1 << 23   # 64 MB of int64; the widest shipped game needs under 1M
 
 
 def positive_int(value: Any, what: str) -> int:
@@ -268,6 +269,14 @@ def summary_shapes(job: Job, card_stats: bool = False) -> tuple[tuple[tuple[int,
     smin, smax = _score_range(job.tables)
     arrays = _summary_arrays(v.players, int(P[L.MAX_BID]), int(P[L.MAX_HAND]), smax - smin + 1,
                              len(v.ladder), len(v.cards), shape_only=True)
+    cells = int(np.prod(arrays[3][0]))
+    if cells > MAX_HISTOGRAM_CELLS:
+        # every chunk holds one score histogram: a rules file with huge scores must not
+        # allocate gigabytes per chunk
+        raise BidlabInputError(
+            f"{v.canonical}: scores range from {smin} to {smax}, too wide for a summary's score "
+            f"histogram ({cells:,} cells, at most {MAX_HISTOGRAM_CELLS:,}); keep records "
+            "instead or use smaller score values")
     return tuple(arrays)
 
 

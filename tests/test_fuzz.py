@@ -362,6 +362,13 @@ def test_cli_paths_that_cannot_work(args, tmp_path, monkeypatch):
     assert list(tmp_path.iterdir()) == []
 
 
+def test_loader_knows_the_kernels_event_limit():
+    from simulate.kernel.layout import MAX_EVENTS
+    from simulate.variant import MAX_EVENTS as LOADER_MAX_EVENTS
+
+    assert LOADER_MAX_EVENTS == MAX_EVENTS
+
+
 def test_fuzz_helpers_find_keys():
     doc = {"a": {"b": [1, {"c": 2}]}}
     assert ("a", "b", 1, "c") in _paths(doc)
