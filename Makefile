@@ -41,7 +41,7 @@ $(STAMP): pyproject.toml
 	@[ -x $(BIN)/python ] || { echo "creating $(VENV) with $$($(PYTHON) --version)"; \
 	  $(PYTHON) -m venv $(VENV); }
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,dist]'
 	@touch $(STAMP)
 	@echo "$(VENV) is ready: $(BIN)/bidlab --help"
 

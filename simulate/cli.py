@@ -132,8 +132,83 @@ def _parse_fixed(items: Iterable[str]) -> dict[int, str]:
     return fixed
 
 
+# Options of `simulate` that change its numbers: on --resume each one given must agree with
+# the run's manifest (JobSpec field → how the user writes it).
+RESUME_FIELDS = {"hand_size": "--hand-size", "hands": "--hands", "seed": "--seed",
+                 "play": "--play", "bid": "--bid", "trump": "--trump", "fixed": "--fixed",
+                 "round_index": "--round", "chunk_size": "--chunk-size"}
+DEFAULT_CHUNK = 1 << 16      # = simulate.run.DEFAULT_CHUNK, without importing numba here
+
+
+def _given(ctx: click.Context) -> set[str]:
+    from click.core import ParameterSource
+
+    return {name for name in ctx.params
+            if ctx.get_parameter_source(name) == ParameterSource.COMMANDLINE}
+
+
+def _show_policy(names: Sequence[str]) -> str:
+    return names[0] if len(set(names)) == 1 else ",".join(names)
+
+
+def _resume_spec(ctx: click.Context, folder: str, out: str | None) -> tuple[Any, Any, Any]:
+    """(RunDir, JobSpec, out file) of `--resume DIR`; options given on the command line must
+    agree with the run's manifest (one line naming every contradiction, exit 2)."""
+    from .backends import JobSpec
+    from .run import make_job
+    from .rundir import RunDir, spec_from_manifest
+
+    rd = RunDir(folder)
+    manifest = rd.read_manifest()
+    spec = spec_from_manifest(manifest, rd.path)
+    p = ctx.params
+    given = _given(ctx)
+    conflicts: list[str] = []
+    if given & {"players", "sets"} and "variant" not in given:
+        raise BidlabInputError("--players/--set with --resume need VARIANT as well (or give "
+                               "neither: the run's manifest names the variant)")
+    if "variant" in given:
+        user_v = load_from_cli(p["variant"], p["players"], p["sets"])
+        if user_v.canonical != spec.variant.canonical:
+            conflicts.append(f"VARIANT {user_v.canonical} (the run: {spec.variant.canonical})")
+    if given & set(RESUME_FIELDS):
+        v = spec.variant.load()
+        pick = {f: p[f] if f in given else getattr(spec, f)
+                for f in ("hand_size", "hands", "seed", "trump", "round_index", "chunk_size")}
+        fixed = _parse_fixed(p["fixed"]) if "fixed" in given else dict(spec.fixed)
+        job = make_job(v, pick["hand_size"], pick["hands"], pick["seed"],
+                       p["play"] if "play" in given else list(spec.play),
+                       p["bid"] if "bid" in given else list(spec.bid), pick["trump"], fixed,
+                       pick["round_index"])
+        mine = JobSpec.of(job, pick["chunk_size"], spec.keep, spec.card_stats)
+        for f, flag in RESUME_FIELDS.items():
+            a, b = getattr(mine, f), getattr(spec, f)
+            if a != b:
+                conflicts.append(f"{flag} {_plain(a)} (the run: {_plain(b)})")
+    if "out" in given and spec.keep != "records":
+        conflicts.append("--out (the run kept a summary only, not every hand)")
+    if conflicts:
+        raise BidlabInputError(f"--resume {folder}: options contradict the run: "
+                               + "; ".join(conflicts))
+    if "out" not in given:
+        out = (manifest.get("cli") or {}).get("out")
+    return rd, spec, out
+
+
+def _plain(value: Any) -> str:
+    if isinstance(value, tuple) and all(isinstance(x, str) for x in value):
+        return _show_policy(value) if value else "none"
+    if isinstance(value, tuple):
+        return " ".join(f"{s}:{c}" for s, c in value) or "none"
+    return str(value)
+
+
 @cli.command()
-@variant_options
+@click.argument("variant", metavar="VARIANT|FILE", required=False)
+@click.option("--players", "-p", type=int, default=None, metavar="N",
+              help="Number of players (default: the game's usual count).")
+@click.option("--set", "-s", "sets", multiple=True, metavar="OPTION=VALUE",
+              help="Set a game option (repeatable); `bidlab variants` lists them.")
 @click.option("--hand-size", "-h", "hand_size", type=int, default=None,
               help="Cards per player (default: the largest hand of the schedule).")
 @click.option("--hands", "-n", type=int, default=1_000_000, show_default=True,
@@ -146,26 +221,100 @@ def _parse_fixed(items: Iterable[str]) -> dict[int, str]:
               help="Fix a seat's cards, e.g. '2:HIJO AS KS 9H 10D' (seat 0 = dealer's left).")
 @click.option("--round", "round_index", type=int, default=None,
               help="Which round of the schedule (matters for HyJack's Max Bet).")
-@click.option("--workers", type=int, default=None, help="Threads (default: all cores).")
-@click.option("--out", type=click.Path(dir_okay=False), default=None,
+@click.option("--workers", type=int, default=None,
+              help="Threads, or worker processes with --dask local (default: all cores).")
+@click.option("--out", default=None, metavar="FILE",
               help="Write one row per (hand, seat) to a .parquet or .csv file.")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar (default: on when writing to a terminal).")
-def simulate(v: Variant, hand_size: int | None, hands: int, seed: int, play: str, bid: str,
-             trump: str | None, fixed: tuple[str, ...], round_index: int | None,
-             workers: int | None, out: str | None, progress: bool | None) -> None:
-    """Deal and play hands of VARIANT with fixed policies; print tricks and scores by seat."""
-    from .run import simulate_hands
+@click.option("--chunk-size", "chunk_size", type=int, default=DEFAULT_CHUNK, show_default=True,
+              help="Hands per chunk: the unit of work sent to a thread or worker, saved in a "
+                   "run directory and resumed.")
+@click.option("--dask", "dask_mode", default=None, metavar="local",
+              help="Run the chunks on a local dask cluster of --workers processes "
+                   "(needs the dist extra).")
+@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
+              help="Run the chunks on the dask.distributed cluster of this scheduler.")
+@click.option("--run-dir", "run_dir", default=None,
+              metavar="DIR",
+              help="Keep every finished chunk in DIR (a new or empty folder) so an interrupted "
+                   "run can be resumed.")
+@click.option("--resume", default=None, metavar="DIR",
+              help="Continue the run kept in DIR; its manifest gives every other option.")
+@click.pass_context
+def simulate(ctx: click.Context, variant: str | None, players: int | None,
+             sets: tuple[str, ...], hand_size: int | None, hands: int, seed: int, play: str,
+             bid: str, trump: str | None, fixed: tuple[str, ...], round_index: int | None,
+             workers: int | None, out: str | None, progress: bool | None, chunk_size: int,
+             dask_mode: str | None, scheduler: str | None, run_dir: str | None,
+             resume: str | None) -> None:
+    """Deal and play hands of VARIANT with fixed policies; print tricks and scores by seat.
 
-    if out is not None and not out.endswith((".parquet", ".csv")):
-        raise BidlabInputError(f"--out {out!r}: the file must end in .parquet or .csv")
-    size = hand_size if hand_size is not None else max(v.schedule)
+    With --run-dir DIR every finished chunk is kept in DIR; after Ctrl-C or SIGTERM,
+    `bidlab simulate --resume DIR` finishes the run with the same result as an uninterrupted
+    one. --dask local or --scheduler ADDR run the chunks on dask.distributed, bit for bit
+    the same numbers as local threads.
+    """
+    from contextlib import nullcontext
+
+    if run_dir is not None and resume is not None:
+        raise BidlabInputError("give --run-dir DIR for a new run or --resume DIR to continue "
+                               "one, not both")
+    if out is not None:
+        _check_out(out)
+    if dask_mode is not None and dask_mode != "local":
+        raise BidlabInputError(f"--dask {dask_mode!r}; allowed: local (for a cluster use "
+                               "--scheduler tcp://HOST:PORT)")
+    if dask_mode is not None and scheduler is not None:
+        raise BidlabInputError("give --dask local or --scheduler ADDR, not both")
+    from .run import positive_int, simulate_hands
+    from .rundir import RunDir, RunInterrupted, stop_on_signals
+
+    chunk_size = positive_int(chunk_size, "--chunk-size")
+    if resume is not None:
+        rd, spec, out = _resume_spec(ctx, resume, out)
+        v = spec.variant.load()
+        size, hands, seed = spec.hand_size, spec.hands, spec.seed
+        plays, bids = list(spec.play), list(spec.bid)
+        trump, fixed_map, round_index = spec.trump, dict(spec.fixed), spec.round_index
+        chunk_size, keep = spec.chunk_size, spec.keep
+    else:
+        if variant is None:
+            raise BidlabInputError("missing VARIANT|FILE (or --resume DIR); see "
+                                   "'bidlab simulate --help'")
+        v = load_from_cli(variant, players, sets)
+        size = hand_size if hand_size is not None else max(v.schedule)
+        plays, bids = [play] * v.players, [bid] * v.players
+        fixed_map = _parse_fixed(fixed)
+        keep = "records" if out else "summary"
+        rd = None
+        if run_dir is not None:
+            rd = RunDir(run_dir)
+            rd.cli = {"out": os.path.abspath(out) if out else None}
     show = sys.stderr.isatty() if progress is None else progress
-    res = simulate_hands(v, size, hands, seed=seed, play=play, bid=bid, trump=trump,
-                         fixed=_parse_fixed(fixed), keep="records" if out else "summary",
-                         workers=workers, round_index=round_index, progress=show)
+    backend = None
+    if dask_mode is not None or scheduler is not None:
+        from .backends import make_backend
+
+        backend = make_backend(workers, dask_mode, scheduler)
+    try:
+        with stop_on_signals() if rd is not None else nullcontext() as flag:
+            if rd is not None:
+                rd.stop = flag
+            res = simulate_hands(v, size, hands, seed=seed,
+                                 play=play if resume is None else plays,
+                                 bid=bid if resume is None else bids, trump=trump,
+                                 fixed=fixed_map, keep=keep, workers=workers,
+                                 round_index=round_index, progress=show, chunk_size=chunk_size,
+                                 backend=backend, run_dir=rd)
+    except RunInterrupted as exc:
+        click.echo(str(exc), err=True)
+        ctx.exit(exc.exit_status)
+    finally:
+        if backend is not None:
+            backend.close()
     click.echo(f"{v.canonical}: {hands:,} hands of {size} cards, seed {seed}, "
-               f"play={play}, bid={bid}")
+               f"play={_show_policy(plays)}, bid={_show_policy(bids)}")
     dist = res.trick_distribution()
     summary = res.summary
     click.echo("seat  " + " ".join(f"{'P(' + str(k) + ')':>7s}" for k in range(size + 1))
@@ -180,8 +329,30 @@ def simulate(v: Variant, hand_size: int | None, hands: int, seed: int, play: str
         click.echo(f"{seat:>4d}  {probs}   {tricks:11.3f}  {score:10.3f}{who}")
     if out:
         from .results import write_table
-        write_table(res.records, out)
+        try:
+            write_table(res.records, out)
+        except OSError as exc:
+            raise BidlabInputError(f"--out {out}: cannot write it ({exc.strerror or exc})") \
+                from None
         click.echo(f"wrote {out}")
+
+
+def _check_out(out: str) -> None:
+    """Refuse an --out file that cannot be written before any work is done."""
+    if not out.endswith((".parquet", ".csv")):
+        raise BidlabInputError(f"--out {out!r}: the file must end in .parquet or .csv")
+    if "\x00" in out:
+        raise BidlabInputError(f"--out {out!r}: not a usable file name")
+    from pathlib import Path
+
+    target = Path(out).absolute()
+    if target.is_dir():
+        raise BidlabInputError(f"--out {out!r} is a folder; give a file name")
+    folder = target.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
+        raise BidlabInputError(f"--out {out!r}: cannot write in {folder}")
 
 
 @cli.command()

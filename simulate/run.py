@@ -8,15 +8,14 @@ in hand order.
 from __future__ import annotations
 
 import os
-from collections import deque
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from . import policies
+from .backends import Backend, ChunkTask, JobSpec, LocalBackend
 from .cards import NT, TRUMP_NAMES
 from .errors import BidlabInputError
 from .kernel import layout as L
@@ -26,7 +25,11 @@ from .results import HandConfig, HandResults
 from .tables import RuleTables, compile_tables
 from .variant import Variant
 
+if TYPE_CHECKING:
+    from .rundir import RunDir
+
 DEFAULT_CHUNK = 1 << 16
+MAX_HISTOGRAM_CELLS = 1 << 23   # 64 MB of int64; the widest shipped game needs under 1M
 
 
 def positive_int(value: Any, what: str) -> int:
@@ -172,35 +175,21 @@ def _workers(workers: int | None) -> int:
 def run_local(n_chunks: int, work: Callable[[int], Any], workers: int,
               progress: Callable[[int], None] | None = None,
               reduce: Callable[[Any], None] | None = None) -> list[Any]:
-    """Run work(i) for every chunk on a thread pool.
+    """Run work(i) for every chunk on a thread pool (a LocalBackend).
 
     Results are handed to `reduce` in chunk order as they finish, with at most a few chunks
     in flight, so memory does not grow with the number of chunks; without `reduce` they are
     returned as a list in chunk order.
     """
     out: list[Any] = []
-    take = reduce if reduce is not None else out.append
-    if workers == 1 or n_chunks == 1:
-        for i in range(n_chunks):
-            take(work(i))
-            if progress:
-                progress(i)
-        return out
-    window = 2 * workers
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        pending: deque[tuple[int, Future[Any]]] = deque()
-        for i in range(n_chunks):
-            pending.append((i, pool.submit(work, i)))
-            if len(pending) >= window:
-                j, future = pending.popleft()
-                take(future.result())
-                if progress:
-                    progress(j)
-        while pending:
-            j, future = pending.popleft()
-            take(future.result())
-            if progress:
-                progress(j)
+    keep = reduce if reduce is not None else out.append
+
+    def take(i: int, value: Any) -> None:
+        keep(value)
+        if progress:
+            progress(i)
+
+    LocalBackend(workers).run(work, range(n_chunks), take)
     return out
 
 
@@ -209,12 +198,17 @@ def simulate_hands(v: Variant, hand_size: int, hands: int, seed: int = 0,
                    trump: str | int | None = None, fixed: Mapping[int, Any] | None = None,
                    keep: str = "records", workers: int | None = None,
                    round_index: int | None = None, chunk_size: int = DEFAULT_CHUNK,
-                   progress: Any = False, card_stats: bool = False) -> HandResults:
+                   progress: Any = False, card_stats: bool = False,
+                   backend: Backend | None = None, run_dir: Any = None) -> HandResults:
     """Deal and play `hands` hands of one round size with fixed policies.
 
     keep="records": one row per (hand, seat); keep="summary": counts and score sums by seat,
     bid and tricks, with memory that does not grow with the number of hands (card_stats adds
     how often each card was dealt and took a trick, by trump).
+
+    backend: where the chunks run (default: `workers` local threads; see simulate.backends
+    for dask). run_dir: a folder (or a simulate.rundir.RunDir) that keeps every finished chunk
+    so an interrupted run can be resumed; the result is the same either way.
     """
     if keep not in ("records", "summary"):
         raise BidlabInputError(f"keep={keep!r}; allowed: records, summary")
@@ -222,6 +216,11 @@ def simulate_hands(v: Variant, hand_size: int, hands: int, seed: int = 0,
     chunk_size = positive_int(chunk_size, "chunk_size")
     plan = chunks(job.config.hands, chunk_size)
     n_workers = _workers(workers)
+    if run_dir is not None:
+        from .rundir import RunDir
+
+        rd = run_dir if isinstance(run_dir, RunDir) else RunDir(run_dir)
+        rd.prepare(ChunkTask(JobSpec.of(job, chunk_size, keep, card_stats), job))
     # progress: True for a bar of its own, or a caller's bar (anything with update(n)) that
     # spans several runs
     own_bar = isinstance(progress, bool)
@@ -229,76 +228,129 @@ def simulate_hands(v: Variant, hand_size: int, hands: int, seed: int = 0,
     tick = (lambda i: bar.update(plan[i][1])) if bar else None
     try:
         if keep == "records":
-            data = records_arrays(job, n_workers, chunk_size, tick)
+            data = records_arrays(job, n_workers, chunk_size, tick, backend=backend,
+                                  run_dir=rd if run_dir is not None else None)
             return HandResults(v, job.config, job, records_data=data)
-        merged, smin = summary_arrays(job, n_workers, chunk_size, tick, card_stats)
+        merged, smin = summary_arrays(job, n_workers, chunk_size, tick, card_stats,
+                                      backend=backend,
+                                      run_dir=rd if run_dir is not None else None)
         return HandResults(v, job.config, job, summary_data=merged, score_min=smin)
     finally:
         if bar and own_bar:
             bar.close()
 
 
-def summary_arrays(job: Job, workers: int | None, chunk_size: int = DEFAULT_CHUNK,
-                   tick: Callable[[int], None] | None = None,
-                   card_stats: bool = False) -> tuple[tuple[np.ndarray, ...], int]:
-    """Run a job keeping running summaries only; returns (arrays, lowest score counted)."""
+def _run_chunks(task: ChunkTask, workers: int | None, take: Callable[[int, Any], None],
+                tick: Callable[[int], None] | None, backend: Backend | None,
+                run_dir: RunDir | None) -> None:
+    """Every chunk of the task through the backend (or the run directory), in chunk order."""
+    if run_dir is not None:
+        run_dir.run(task, backend or LocalBackend(workers), take, tick)
+        return
+    own = backend is None
+    backend = LocalBackend(workers) if backend is None else backend
+
+    def take_tick(i: int, value: Any) -> None:
+        take(i, value)
+        if tick:
+            tick(i)
+
+    try:
+        backend.run(task, range(task.spec.n_chunks), take_tick)
+    finally:
+        if own:
+            backend.close()
+
+
+def summary_shapes(job: Job, card_stats: bool = False) -> tuple[tuple[tuple[int, ...], str], ...]:
+    """(shape, dtype) of each summary array: what a saved chunk must hold."""
+    v = job.v
+    P = job.tables.P
+    smin, smax = _score_range(job.tables)
+    arrays = _summary_arrays(v.players, int(P[L.MAX_BID]), int(P[L.MAX_HAND]), smax - smin + 1,
+                             len(v.ladder), len(v.cards), shape_only=True)
+    cells = int(np.prod(arrays[3][0]))
+    if cells > MAX_HISTOGRAM_CELLS:
+        # every chunk holds one score histogram: a rules file with huge scores must not
+        # allocate gigabytes per chunk
+        raise BidlabInputError(
+            f"{v.canonical}: scores range from {smin} to {smax}, too wide for a summary's score "
+            f"histogram ({cells:,} cells, at most {MAX_HISTOGRAM_CELLS:,}); keep records "
+            "instead or use smaller score values")
+    return tuple(arrays)
+
+
+def records_shapes(job: Job, count: int) -> tuple[tuple[tuple[int, ...], str], ...]:
+    n = job.v.players
+    return (((count, H_SIZE), "int64"), ((count, n, S_SIZE), "int64"),
+            ((count, n + 1), "uint64"), ((count, MAX_EVENTS), "int64"))
+
+
+def run_summary_chunk(job: Job, start: int, count: int,
+                      card_stats: bool = False) -> tuple[np.ndarray, ...]:
+    """Summary arrays of hands start..start+count-1 (sums of int64: merging is exact)."""
     from .kernel.chunk import run_summary
 
     v = job.v
-    plan = chunks(job.config.hands, chunk_size)
-    args = job.args()
-    n, D = v.players, len(v.cards)
     P = job.tables.P
-    B, H = int(P[L.MAX_BID]), int(P[L.MAX_HAND])
     smin, smax = _score_range(job.tables)
+    acc = _summary_arrays(v.players, int(P[L.MAX_BID]), int(P[L.MAX_HAND]), smax - smin + 1,
+                          len(v.ladder), len(v.cards))
+    args = job.args()
+    run_summary(args[0], args[1], args[2], start, count, *args[3:], job.scratch(),
+                *acc[:4], smin, *acc[4:7], card_stats, *acc[7:])
+    return acc
 
-    def work(i: int) -> tuple[np.ndarray, ...]:
-        start, count = plan[i]
-        acc = _summary_arrays(n, B, H, smax - smin + 1, len(v.ladder), D)
-        run_summary(args[0], args[1], args[2], start, count, *args[3:], job.scratch(),
-                    *acc[:4], smin, *acc[4:7], card_stats, *acc[7:])
-        return acc
 
-    merged = list(_summary_arrays(n, B, H, smax - smin + 1, len(v.ladder), D))
+def run_records_chunk(job: Job, start: int, count: int) -> tuple[np.ndarray, ...]:
+    """(hand outputs, seat outputs, dealt masks, captures) of hands start..start+count-1."""
+    from .kernel.chunk import run_records
 
-    def add(part: tuple[np.ndarray, ...]) -> None:
+    out = tuple(np.empty(shape, dtype) for shape, dtype in records_shapes(job, count))
+    args = job.args()
+    run_records(args[0], args[1], args[2], start, count, *args[3:], job.scratch(), *out)
+    return out
+
+
+def summary_arrays(job: Job, workers: int | None, chunk_size: int = DEFAULT_CHUNK,
+                   tick: Callable[[int], None] | None = None,
+                   card_stats: bool = False, backend: Backend | None = None,
+                   run_dir: RunDir | None = None) -> tuple[tuple[np.ndarray, ...], int]:
+    """Run a job keeping running summaries only; returns (arrays, lowest score counted)."""
+    task = ChunkTask(JobSpec.of(job, chunk_size, "summary", card_stats), job)
+    merged = [np.zeros(shape, dtype) for shape, dtype in summary_shapes(job, card_stats)]
+
+    def add(i: int, part: tuple[np.ndarray, ...]) -> None:
         for total, piece in zip(merged, part, strict=True):
             total += piece
 
-    run_local(len(plan), work, _workers(workers), tick, reduce=add)
-    return tuple(merged), smin
+    _run_chunks(task, workers, add, tick, backend, run_dir)
+    return tuple(merged), _score_range(job.tables)[0]
 
 
 def records_arrays(job: Job, workers: int | None, chunk_size: int = DEFAULT_CHUNK,
-                   tick: Callable[[int], None] | None = None) -> tuple[np.ndarray, ...]:
+                   tick: Callable[[int], None] | None = None, backend: Backend | None = None,
+                   run_dir: RunDir | None = None) -> tuple[np.ndarray, ...]:
     """Run a job keeping every hand: (hand outputs, seat outputs, dealt masks, captures)."""
-    from .kernel.chunk import run_records
+    task = ChunkTask(JobSpec.of(job, chunk_size, "records"), job)
+    out = tuple(np.empty(shape, dtype) for shape, dtype in records_shapes(job, job.config.hands))
 
-    plan = chunks(job.config.hands, chunk_size)
-    n, total = job.v.players, job.config.hands
-    args = job.args()
-    hand_out = np.empty((total, H_SIZE), np.int64)
-    seat_out = np.empty((total, n, S_SIZE), np.int64)
-    mask_out = np.empty((total, n + 1), np.uint64)
-    cap_out = np.empty((total, MAX_EVENTS), np.int64)
+    def put(i: int, part: tuple[np.ndarray, ...]) -> None:
+        start, count = task.spec.chunk(i)
+        for whole, piece in zip(out, part, strict=True):
+            whole[start:start + count] = piece
 
-    def work(i: int) -> None:
-        start, count = plan[i]
-        sl = slice(start, start + count)
-        run_records(args[0], args[1], args[2], start, count, *args[3:], job.scratch(),
-                    hand_out[sl], seat_out[sl], mask_out[sl], cap_out[sl])
-
-    run_local(len(plan), work, _workers(workers), tick)
-    return hand_out, seat_out, mask_out, cap_out
+    _run_chunks(task, workers, put, tick, backend, run_dir)
+    return out
 
 
-def _summary_arrays(n: int, B: int, H: int, width: int, steps: int,
-                    D: int) -> tuple[np.ndarray, ...]:
-    return (np.zeros((n, B + 1, H + 1), np.int64), np.zeros((n, B + 1, H + 1), np.int64),
-            np.zeros((n, B + 1, H + 1), np.int64), np.zeros((n, B + 1, H + 1, width), np.int64),
-            np.zeros(NT + 1, np.int64), np.zeros((1 + MAX_EVENTS, n), np.int64),
-            np.zeros(steps + 1, np.int64), np.zeros((NT + 1, D), np.int64),
-            np.zeros((NT + 1, D), np.int64))
+def _summary_arrays(n: int, B: int, H: int, width: int, steps: int, D: int,
+                    shape_only: bool = False) -> tuple[Any, ...]:
+    shapes = ((n, B + 1, H + 1), (n, B + 1, H + 1), (n, B + 1, H + 1), (n, B + 1, H + 1, width),
+              (NT + 1,), (1 + MAX_EVENTS, n), (steps + 1,), (NT + 1, D), (NT + 1, D))
+    if shape_only:
+        return tuple((shape, "int64") for shape in shapes)
+    return tuple(np.zeros(shape, np.int64) for shape in shapes)
 
 
 def _score_range(t: RuleTables) -> tuple[int, int]:

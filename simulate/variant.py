@@ -30,6 +30,8 @@ PLAIN, ALWAYS_WINS, LAST_PLAYED_WINS, NEVER_WINS, WINS_IF_LED, FOOLS_KING = rang
 MECHANIC_CODE = {"always_wins": ALWAYS_WINS, "last_played_wins": LAST_PLAYED_WINS,
                  "never_wins": NEVER_WINS, "wins_if_led": WINS_IF_LED, "fools_king": FOOLS_KING}
 TRUMP_BASE = 100  # trump powers sit above every plain power
+INT_LIMIT = 10**9  # whole numbers in a rules file: far from int64 overflow in any table
+MAX_EVENTS = 4     # = kernel.layout.MAX_EVENTS, not imported from there: that would load numba
 
 
 def shipped_variants() -> list[str]:
@@ -115,6 +117,8 @@ class OptionSpec:
 
 
 def _parse_option_specs(data: Mapping[str, Any], label: str) -> dict[str, OptionSpec]:
+    if not isinstance(data, dict):
+        raise _fail(label, f"options={data!r} must be a table of [options.NAME] tables")
     specs: dict[str, OptionSpec] = {}
     for name, spec in data.items():
         where = f"{label}: [options.{name}]"
@@ -344,6 +348,12 @@ def _build(data: dict[str, Any], raw: bytes, label: str, path: Path, players: in
             not isinstance(p, bool) for p in prange) and 2 <= prange[0] <= prange[1] <= 16):
         raise _fail(label, f"[game] players={prange!r} must be [min, max] with 2 <= min <= max <= 16")
     usual = game.get("usual_players", prange[0])
+    if isinstance(usual, bool) or not isinstance(usual, int) or not prange[0] <= usual <= prange[1]:
+        raise _fail(label, f"[game] usual_players={usual!r} must be a whole number from "
+                           f"{prange[0]} to {prange[1]}")
+    classes = game.get("hand_classes", [])
+    if not isinstance(classes, list) or not all(isinstance(c, str) for c in classes):
+        raise _fail(label, f"[game] hand_classes={classes!r} must be a list of feature names")
 
     specs = _parse_option_specs(data.get("options", {}), label)
     opts = {k: s.default for k, s in specs.items()}
@@ -393,6 +403,9 @@ def _check_sections(rules: Mapping[str, Any], label: str) -> None:
         if unknown:
             raise _fail(label, f"[{section}] unknown key(s) {', '.join(sorted(unknown))}; "
                                f"allowed: {', '.join(sorted(keys))}")
+    for section in ("specials", "events"):
+        if not isinstance(rules.get(section, {}), dict):
+            raise _fail(label, f"[{section}] must be a table of [{section}.NAME] tables")
     for sname, body in rules.get("specials", {}).items():
         unknown = set(body) - set(schema.SPECIAL_KEYS) if isinstance(body, dict) else {"?"}
         if unknown:
@@ -427,6 +440,9 @@ class _Resolver:
             if kind == "int":
                 if isinstance(value, bool) or not isinstance(value, int):
                     raise _fail(self.label, f"{where}={value!r} must be a whole number")
+                if not -INT_LIMIT <= value <= INT_LIMIT:   # the kernel's tables are int64
+                    raise _fail(self.label, f"{where}={value!r} is out of range "
+                                            f"(-{INT_LIMIT:,} to {INT_LIMIT:,})")
             elif not isinstance(value, bool):
                 if isinstance(value, int) and value in (0, 1):
                     value = bool(value)
@@ -446,6 +462,10 @@ class _Resolver:
             if allowed and value not in allowed:
                 raise _fail(self.label, f"{where}={value!r}; allowed: {', '.join(allowed)}")
             return value
+        if kind == "list" and not isinstance(value, list):
+            raise _fail(self.label, f"{where}={value!r} must be a list [...]")
+        if kind == "table" and not isinstance(value, dict):
+            raise _fail(self.label, f"{where}={value!r} must be a table {{...}}")
         if kind == "expr":
             if isinstance(value, bool) or not isinstance(value, (str, int)):
                 raise _fail(self.label, f"{where}={value!r} must be a formula in quotes")
@@ -543,6 +563,9 @@ def _assemble(rules: dict[str, Any], raw: bytes, label: str, path: Path, name: s
                            "(the jack appears as LEFT_BOWER/RIGHT_BOWER when bowers are used)")
     if bowers and 11 not in rank_values:
         raise _fail(label, "[ranking] trump uses bowers but the deck has no jacks")
+    if bowers and "RIGHT_BOWER" not in trump_order:
+        raise _fail(label, "[ranking] trump has LEFT_BOWER without RIGHT_BOWER (the jack of trump "
+                           "needs a place)")
     for x in trump_order:
         if x not in RANK_VALUES and x not in ("LEFT_BOWER", "RIGHT_BOWER") and x not in special_defs:
             raise _fail(label, f"[ranking] trump: {x!r} is not a rank, a bower or a special card")
@@ -662,6 +685,15 @@ def _assemble(rules: dict[str, Any], raw: bytes, label: str, path: Path, name: s
         for j, step in enumerate(raw_ladder):
             if not isinstance(step, dict) or set(step) - schema.LADDER_KEYS or "tricks" not in step:
                 raise _fail(label, f"[bidding] ladder[{j}] must be {{name, tricks, multiplier, alone}}")
+            for key, lo, hi in (("tricks", 1, 64), ("multiplier", 1, 1000)):
+                x = step.get(key, 1)
+                if isinstance(x, bool) or not isinstance(x, int) or not lo <= x <= hi:
+                    raise _fail(label, f"[bidding] ladder[{j}] {key}={x!r} must be a whole number "
+                                       f"from {lo} to {hi}")
+            if not isinstance(step.get("alone", False), bool) or \
+                    not isinstance(step.get("name", ""), (str, int)):
+                raise _fail(label, f"[bidding] ladder[{j}]: alone must be true or false and name "
+                                   "a text")
             ladder.append(LadderStep(str(step.get("name", step["tricks"])), int(step["tricks"]),
                                      int(step.get("multiplier", 1)), bool(step.get("alone", False))))
         if chooser != "maker":
@@ -694,7 +726,10 @@ def _assemble(rules: dict[str, Any], raw: bytes, label: str, path: Path, name: s
         r.get("scoring", key, required=True)
     r.get("scoring", "alone_multiplier", 1)
     for sub, keys in (("stars", {"enabled", "win_at"}), ("fool_bonus", {"points", "requires_exact"})):
-        body = r.raw("scoring", sub) or {}
+        body = r.raw("scoring", sub)
+        body = {} if body is None else body
+        if not isinstance(body, dict):
+            raise _fail(label, f"[scoring] {sub}={body!r} must be a table {{{', '.join(sorted(keys))}}}")
         if set(body) - keys:
             raise _fail(label, f"[scoring.{sub}] unknown keys; allowed: {', '.join(sorted(keys))}")
     events: list[CaptureEvent] = []
@@ -708,6 +743,8 @@ def _assemble(rules: dict[str, Any], raw: bytes, label: str, path: Path, name: s
         points = r.value("int", body.get("points", 0), f"[events.{ename}] points")
         if effect != "none":
             events.append(CaptureEvent(ename, idx[0], effect, points))
+    if len(events) > MAX_EVENTS:
+        raise _fail(label, f"{len(events)} capture events; at most {MAX_EVENTS} are supported")
     if len({e.card for e in events}) != len(events):
         raise BidlabInputError(f"{name}: the special jacks must be two different cards "
                                f"({', '.join(deck.names[e.card] for e in events)})")
