@@ -337,8 +337,10 @@ def simulate(ctx: click.Context, variant: str | None, players: int | None,
         click.echo(f"wrote {out}")
 
 
-def _check_out(out: str) -> None:
+def _check_out(out: str | None) -> None:
     """Refuse an --out file that cannot be written before any work is done."""
+    if out is None:
+        return
     if not out.endswith((".parquet", ".csv")):
         raise BidlabInputError(f"--out {out!r}: the file must end in .parquet or .csv")
     if "\x00" in out:
@@ -353,6 +355,24 @@ def _check_out(out: str) -> None:
         folder = folder.parent
     if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
         raise BidlabInputError(f"--out {out!r}: cannot write in {folder}")
+
+
+def _check_dir(out: str | None, what: str = "--out") -> None:
+    """Refuse an output folder that cannot be made or written before any work is done."""
+    if out is None:
+        return
+    if "\x00" in out or not out.strip():
+        raise BidlabInputError(f"{what} {out!r}: not a usable folder name")
+    from pathlib import Path
+
+    target = Path(out).absolute()
+    if target.exists() and not target.is_dir():
+        raise BidlabInputError(f"{what} {out!r} is a file; give a folder")
+    folder = target
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
+        raise BidlabInputError(f"{what} {out!r}: cannot write in {folder}")
 
 
 @cli.command()
@@ -390,7 +410,7 @@ def tournament(v: Variant, seats: str, hands: int, seed: int, hand_size: int | N
               help="Deals per hand size and iteration (each replayed once per candidate bid).")
 @click.option("--iterations", type=int, default=8, show_default=True,
               help="Most self-play rounds (it stops sooner when fewer than 1% of bids change).")
-@click.option("--out", type=click.Path(file_okay=False), default=None,
+@click.option("--out", default=None, metavar="DIR",
               help="Folder for the table (default: the user cache, where bidlab finds it).")
 def train(v: Variant, hand_sizes: tuple[int, ...], deals: int, iterations: int,
           out: str | None) -> None:
@@ -401,6 +421,7 @@ def train(v: Variant, hand_sizes: tuple[int, ...], deals: int, iterations: int,
 
     if iterations < 1:
         raise BidlabInputError(f"--iterations {iterations}: at least 1")
+    _check_dir(out)
     click.echo(f"training the table bidder for {v.canonical}")
     path = run_training(v, list(hand_sizes) or None, deals=deals, max_iter=iterations,
                         folder=Path(out) if out else None, echo=click.echo)
@@ -439,7 +460,7 @@ def odds(v: Variant, hand: str, seat: int, trump: str | None, bids_before: str |
 @click.option("--hands", type=int, default=1_000_000, show_default=True,
               help="Hands per hand size.")
 @click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--out", type=click.Path(file_okay=False), default="out/report", show_default=True)
+@click.option("--out", default="out/report", show_default=True, metavar="DIR")
 @click.option("--games", "balance_games", type=int, default=100_000, show_default=True,
               help="Whole games behind each Balance page (0: no Balance pages).")
 @click.option("--render-only", is_flag=True,
@@ -453,6 +474,7 @@ def report(games: tuple[str, ...], players: int | None, hands: int, seed: int, o
 
     for g in games:
         load_from_cli(g, players)          # bad names and player counts fail before any work
+    _check_dir(out)
     show = sys.stderr.isatty() if progress is None else progress
     if isinstance(balance_games, int) and balance_games < 0:
         raise BidlabInputError(f"--games {balance_games}: give 0 (no Balance pages) or more")
@@ -479,7 +501,7 @@ def _game_policy_options(func: Callable[..., Any]) -> Callable[..., Any]:
                      help="The strong and the weak policy of the skill index (default: "
                           "the strong one is --policies' default, the weak greedy+heuristic)."),
         click.option("--workers", type=int, default=None, help="Threads (default: all cores)."),
-        click.option("--out", type=click.Path(dir_okay=False), default=None,
+        click.option("--out", default=None, metavar="FILE",
                      help="Also write the table to a .csv or .parquet file."),
         click.option("--progress/--no-progress", default=None,
                      help="Progress bar (default: on when writing to a terminal)."),
@@ -501,11 +523,6 @@ def _skill_pair(text: str) -> tuple[str, str]:
         raise BidlabInputError(f"--skill-policies {text!r}: give STRONG,WEAK, e.g. "
                                "precision+table,greedy+heuristic")
     return items[0], items[1]
-
-
-def _check_out(out: str | None) -> None:
-    if out is not None and not out.endswith((".parquet", ".csv")):
-        raise BidlabInputError(f"--out {out!r}: the file must end in .parquet or .csv")
 
 
 def _describe_policies(policies: str | list[str]) -> str:

@@ -258,6 +258,10 @@ def test_games_and_compare_commands(capsys: pytest.CaptureFixture[str]) -> None:
         (["games", "oh_hell", "--skill-policies", "greedy+greedy", "--games", "10"],
          "STRONG,WEAK"),
         (["games", "oh_hell", "--out", "x.txt"], ".parquet or .csv"),
+        (["games", "oh_hell", "--out", "a\x00b.csv"], "not a usable file name"),
+        (["report", "hoffer", "--out", "a\x00b"], "not a usable folder name"),
+        (["report", "hoffer", "--out", "pyproject.toml"], "is a file"),
+        (["train", "hoffer", "--out", "pyproject.toml"], "is a file"),
     ]:
         with pytest.raises(SystemExit) as exc:
             main(argv)
