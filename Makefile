@@ -28,8 +28,9 @@ help:
 
 setup: $(STAMP)
 
-# The stamp is newer than pyproject.toml once the install has succeeded for it.
-$(STAMP): pyproject.toml
+# The stamp is newer than pyproject.toml and this Makefile once the install has succeeded
+# for them (a changed install rule, such as a new extra, reinstalls).
+$(STAMP): pyproject.toml Makefile
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || { \
 	  echo "make setup: bidlab needs Python $(MIN_PYTHON) or newer, but '$(PYTHON)' is" \
 	       "$$($(PYTHON) --version 2>/dev/null || echo 'not found')." >&2; \
