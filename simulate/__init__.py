@@ -20,6 +20,22 @@ def bid_odds(*args, **kwargs):  # type: ignore[no-untyped-def]
 
     return run(*args, **kwargs)
 
+
+def simulate_games(*args, **kwargs):  # type: ignore[no-untyped-def]
+    """Whole games with balance metrics; see simulate.games.simulate_games."""
+    from .games import simulate_games as run
+
+    return run(*args, **kwargs)
+
+
+def compare_games(*args, **kwargs):  # type: ignore[no-untyped-def]
+    """Two configurations on the same deals, paired differences; see
+    simulate.compare.compare_games."""
+    from .compare import compare_games as run
+
+    return run(*args, **kwargs)
+
+
 __all__ = ["BidlabInputError", "Variant", "load_variant", "shipped_variants", "simulate_hands",
-           "bid_odds"]
+           "bid_odds", "simulate_games", "compare_games"]
 __version__ = "0.1.0"

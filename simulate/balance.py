@@ -73,7 +73,8 @@ def metric_defs(job: GameJob) -> list[Metric]:
     if not contract:
         out.append(Metric("all_exact", "game", "hands where everyone is exact"))
     if v.rule("bidding.constraint", "none") != "none":
-        out.append(Metric("forced", "game", "last bids the hook moved off their estimate"))
+        rule = "the hook" if v.rule("bidding.constraint") == "hook" else "Max Bet"
+        out.append(Metric("forced", "game", f"last bids {rule} moved off their estimate"))
     if job.G[K.G_STARS]:
         out.append(Metric("star_win", "game", "games ended by five stars"))
         out.append(Metric("stars_spent", "game", "stars spent per game"))

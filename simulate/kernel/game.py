@@ -20,12 +20,11 @@ from numba import njit
 from . import layout as L
 from .hand import (
     H_ALONE,
-    H_CONSTRAINED,
     H_CONTRACT,
-    H_FORCED,
     H_MAKER,
     H_NDEC,
     H_SIZE,
+    H_TRUMP,
     H_VOIDED,
     S_BID,
     S_FOOLED,
@@ -34,6 +33,7 @@ from .hand import (
     S_TRICKS,
     run_hand,
 )
+from .policies import choose_bid
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
@@ -73,7 +73,8 @@ def make_game_scratch(n: int) -> tuple[np.ndarray, ...]:
             np.zeros(n, np.int64),   # stars by absolute seat
             np.zeros(n, np.int64),   # candidate units
             np.zeros(n, np.int64),   # leading units
-            np.zeros(n, np.uint64))  # fixed hands: none in whole games
+            np.zeros(n, np.uint64),  # fixed hands: none in whole games
+            np.zeros(3, np.uint64))  # a throw-away stream for _forced
 
 
 @njit(cache=True, inline="always", _nrt=False, error_model="numpy")
@@ -101,6 +102,25 @@ def _leaders(totals, n_units, lower, candidates, flags):  # type: ignore[no-unty
 
 
 @njit(cache=True, nogil=True, _nrt=False, error_model="numpy")
+def _forced(P, tabs, hands0, sout, h, trump, bp, rs):  # type: ignore[no-untyped-def]
+    """1 when the hook (or Max Bet) moved the last bidder off its own bid: the bid nearest
+    its expected tricks (the heuristic's; a trained table already bids around the hook, so
+    its own choice would hide the effect). Asked after the hand, from the dealt hand, the
+    trump and the earlier bids, so the hand loop itself pays nothing for it."""
+    n = P[L.N_PLAYERS]
+    last = (P[L.FIRST_BIDDER] + n - 1) % n
+    total = 0
+    for s in range(n):
+        if s != last:
+            total += sout[s, S_BID]
+    pol = min(bp[last], L.BID_HEURISTIC)
+    weights = tabs[18] if pol >= L.BID_HEURISTIC else tabs[6]     # card_rate, win_weight
+    own = choose_bid(pol, rs, 0, h, -1, hands0[last], h, trump, weights, last, total,
+                     tabs[3], tabs[19])
+    return 1 if own != sout[last, S_BID] else 0
+
+
+@njit(cache=True, nogil=True, _nrt=False, error_model="numpy")
 def play_game(P, tabs, G, sched, con_rounds, specials, seed, gidx, play_abs, bid_abs,
               star_thr, scratch, gs, row, by_size, do_trace, tr_int, tr_masks,
               tr_dec):  # type: ignore[no-untyped-def]
@@ -110,7 +130,7 @@ def play_game(P, tabs, G, sched, con_rounds, specials, seed, gidx, play_abs, bid
     by_size[2|3, s, h] the same by seat relative to the dealer. With do_trace, hand k's
     deal, decisions and outcome go to tr_int[k], tr_masks[k], tr_dec[k] (as many hands as
     those arrays hold; the return value is the number of hands played)."""
-    pp, bp, totals, stars, cand, lead, fixed = gs
+    pp, bp, totals, stars, cand, lead, fixed, rs_own = gs
     hands0, sout, captured, hout, trace = scratch[2], scratch[3], scratch[4], scratch[12], \
         scratch[13]
     n = P[L.N_PLAYERS]
@@ -158,8 +178,10 @@ def play_game(P, tabs, G, sched, con_rounds, specials, seed, gidx, play_abs, bid
         voided = hout[H_VOIDED] == 1
         maker = hout[H_MAKER]
         row[C_HANDS] += 1
-        row[C_CONSTRAINED] += hout[H_CONSTRAINED]
-        row[C_FORCED] += hout[H_FORCED]
+        if constrained and not voided and P[L.FORM] == L.FORM_SEQUENTIAL and \
+                P[L.CONSTRAINT] != L.CON_NONE:
+            row[C_CONSTRAINED] += 1
+            row[C_FORCED] += _forced(P, tabs, hands0, sout, h, hout[H_TRUMP], bp, rs_own)
         if voided:
             row[C_VOIDED] += 1
         else:

@@ -31,8 +31,8 @@ ZERO = np.uint64(0)
 
 # hout slots
 H_TRUMP, H_MAKER, H_CONTRACT, H_ALONE, H_VOIDED, H_NDEC, H_TURN, H_DEF_ALONE, \
-    H_OVERRIDDEN, H_CONSTRAINED, H_FORCED = range(11)
-H_SIZE = 11
+    H_OVERRIDDEN = range(9)
+H_SIZE = 9
 # per-seat output columns
 S_BID, S_TRICKS, S_SCORE, S_FOOLED = range(4)
 S_SIZE = 4
@@ -121,8 +121,6 @@ def run_hand(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, play_pol,
     hout[H_NDEC] = 0
     hout[H_VOIDED] = 0
     hout[H_OVERRIDDEN] = 0
-    hout[H_CONSTRAINED] = 0
-    hout[H_FORCED] = 0
     for s in range(n):
         for k in range(4):
             sout[s, k] = 0
@@ -269,19 +267,6 @@ def run_hand(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, play_pol,
                 b = choose_bid(bid_pol[seat], rs_pol, lo, hi, excluded, hands[seat], h, trump,
                                card_rate if bid_pol[seat] >= L.BID_HEURISTIC else win_weight,
                                seat, total, suit_mask, bid_table)
-                if last and constraint != L.CON_NONE:
-                    # did the constraint move the last bidder off its own bid? A trained
-                    # table already bids around the hook, so its "own" bid is the nearest to
-                    # its expected tricks (the heuristic's). A copy of the stream is used so
-                    # nothing downstream changes.
-                    saved = rs_pol[0]
-                    free = choose_bid(min(bid_pol[seat], L.BID_HEURISTIC), rs_pol, 0, h, -1,
-                                      hands[seat], h, trump,
-                                      card_rate if bid_pol[seat] >= L.BID_HEURISTIC
-                                      else win_weight, seat, total, suit_mask, bid_table)
-                    rs_pol[0] = saved
-                    hout[H_CONSTRAINED] = 1
-                    hout[H_FORCED] = 1 if free != b else 0
             _record(trace, hout, do_trace, L.D_BID, seat, b)
             sout[seat, S_BID] = b
             total += b
