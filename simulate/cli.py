@@ -483,6 +483,20 @@ def report(games: tuple[str, ...], players: int | None, hands: int, seed: int, o
                  balance_games=balance_games)
 
 
+def _train_missing(configs: Sequence[Variant]) -> None:
+    """Train (once; the tables are cached) every configuration's table bidder that is not
+    trained for its whole schedule. Auctions have nothing to train."""
+    from .tables import trained_sizes
+    from .train import train
+
+    for v in configs:
+        if v.bidding_form == "auction" or set(v.schedule) <= set(trained_sizes(v)):
+            continue
+        click.echo(f"training the table bidder for {v.canonical} (once; cached)", err=True)
+        train(v, echo=lambda line: click.echo(line, err=True))
+        v._cache["trained_sizes"] = sorted(set(v.schedule))
+
+
 def _game_policy_options(func: Callable[..., Any]) -> Callable[..., Any]:
     """Options every whole-game command shares."""
     for decorator in reversed([
@@ -577,9 +591,14 @@ def games(v: Variant, games: int, seed: int, policies: str | None, star_threshol
               help="B is this variant (a shipped name or a TOML file), with --set applied.")
 @click.option("--sweep", default=None, metavar="OPTION=V1,V2,...",
               help="Compare A with one B per value.")
+@click.option("--train", "train_tables", is_flag=True,
+              help="Train the table bidder for every configuration that has no trained table "
+                   "(saved in the user cache; 1-3 minutes each) and compare with "
+                   "precision+table.")
 @_game_policy_options
 def compare(variant: str, players: int | None, base_sets: tuple[str, ...],
-            sets: tuple[str, ...], vs: str | None, sweep: str | None, games: int, seed: int,
+            sets: tuple[str, ...], vs: str | None, sweep: str | None, train_tables: bool,
+            games: int, seed: int,
             policies: str | None, star_threshold: int, skill: bool,
             skill_policies: str | None, workers: int | None, out: str | None,
             progress: bool | None) -> None:
@@ -595,8 +614,9 @@ def compare(variant: str, players: int | None, base_sets: tuple[str, ...],
     if not sets and vs is None and sweep is None:
         raise BidlabInputError("compare: nothing to compare; give --set OPTION=VALUE, "
                                "--vs VARIANT|FILE or --sweep OPTION=V1,V2,...")
-    pols = _policy_list(policies or "precision+heuristic")
-    pair = _skill_pair(skill_policies or "precision+heuristic,greedy+heuristic")
+    strong = "precision+table" if train_tables else "precision+heuristic"
+    pols = _policy_list(policies or strong)
+    pair = _skill_pair(skill_policies or f"{strong},greedy+heuristic")
     a = load_from_cli(variant, players, base_sets)
     b_name = vs if vs is not None else variant
     b_sets = list(base_sets) + list(sets) if vs is None else list(sets)
@@ -613,6 +633,8 @@ def compare(variant: str, players: int | None, base_sets: tuple[str, ...],
         configs = [(label, load_from_cli(b_name, a.players, b_sets))]
     from .compare import untrained_note
 
+    if train_tables:
+        _train_missing([a] + [b for _, b in configs])
     note = untrained_note([a] + [b for _, b in configs], pols)
     if note:
         click.echo(note, err=True)

@@ -153,9 +153,8 @@ def untrained_note(configs: Sequence[Variant], policies: str | Sequence[str]) ->
         return None
     names = "; ".join(v.canonical for v in missing)
     return (f"note: no trained bid table for {names}: its table bidder bids by the heuristic, "
-            "so differences mix the rule change with a change of bidder. Train it first "
-            "(bidlab train VARIANT --set ...) or compare with --policies precision+heuristic "
-            "(the default).")
+            "so differences mix the rule change with a change of bidder. Add --train to train "
+            "it first, or compare with --policies precision+heuristic (the default).")
 
 
 def _union(first: list[Metric], second: list[Metric]) -> list[Metric]:

@@ -268,3 +268,23 @@ def test_games_and_compare_commands(capsys: pytest.CaptureFixture[str]) -> None:
         assert exc.value.code == 2
         err = capsys.readouterr().err
         assert fragment in err and "Traceback" not in err and err.count("\n") == 1, err
+
+
+def test_compare_train_trains_only_what_lacks_a_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    """--train trains configurations without a trained table (not the shipped defaults, not
+    auctions) and then compares with precision+table."""
+    import simulate.train as train_mod
+
+    trained: list[str] = []
+    monkeypatch.setattr(train_mod, "train", lambda v, **kw: trained.append(v.canonical))
+    runner = CliRunner()
+    out = runner.invoke(cli, ["compare", "kings_and_fools", "--set", "bonus_requires_exact=true",
+                              "--train", "--games", "200", "--no-skill"])
+    assert out.exit_code == 0, out.output
+    assert len(trained) == 1 and "bonus_requires_exact=true" in trained[0]
+    assert "precision+table in every seat" in out.output
+    trained.clear()
+    out = runner.invoke(cli, ["compare", "hasenpfeffer", "--set", "allow_alone=true", "--train",
+                              "--games", "200", "--no-skill"])
+    assert out.exit_code == 0, out.output
+    assert trained == []
