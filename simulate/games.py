@@ -86,6 +86,9 @@ class GameJob:
     play_ids: np.ndarray
     bid_ids: np.ndarray
     star_thr: np.ndarray
+    subs: dict[int, Variant]          # k-player versions for tied-only tie-break rounds
+    SP: np.ndarray                    # [n+1, P_SIZE]: row k = P of the k-player game
+    stabs: tuple[tuple[np.ndarray, ...], ...]   # k → rule tables of the k-player game
 
     @property
     def width(self) -> int:
@@ -107,7 +110,8 @@ class GameJob:
         rows = np.zeros((count, self.width), np.int64)
         by_size = np.zeros((4, n, self.max_size + 1), np.int64)
         empty_i, empty_m, empty_d = _empty_trace(n)
-        K.run_games(self.tables.P, self.tables.as_tuple(), self.G, self.sched, self.con_rounds,
+        K.run_games(self.tables.P, self.tables.as_tuple(), self.SP, self.stabs, self.G,
+                    self.sched, self.con_rounds,
                     self.specials, np.uint64(self.config.seed), start, count, self.play_ids,
                     self.bid_ids, self.star_thr, self.scratch(), K.make_game_scratch(n), rows,
                     by_size, empty_i, empty_m, empty_d)
@@ -124,7 +128,8 @@ class GameJob:
         tr_dec = np.zeros((max_hands, max_dec, 3), np.int64)
         row = np.zeros(self.width, np.int64)
         by_size = np.zeros((4, n, self.max_size + 1), np.int64)
-        played = K.trace_game(self.tables.P, self.tables.as_tuple(), self.G, self.sched,
+        played = K.trace_game(self.tables.P, self.tables.as_tuple(), self.SP, self.stabs,
+                              self.G, self.sched,
                               self.con_rounds, self.specials, np.uint64(self.config.seed), game,
                               self.play_ids, self.bid_ids, self.star_thr, scratch,
                               K.make_game_scratch(n), row, by_size, tr_int, tr_masks, tr_dec)
@@ -135,9 +140,11 @@ class GameJob:
         for k in range(played):
             t = tr_int[k]
             rnd = int(t[K.T_ROUND])
-            rec = hand_record(v, int(t[K.T_SIZE]), None if rnd < 0 else rnd,
+            hp = int(t[K.T_PLAYERS])
+            hv = v if hp == n else self.subs[hp]
+            rec = hand_record(hv, int(t[K.T_SIZE]), None if rnd < 0 else rnd,
                               tr_dec[k, :t[K.T_NDEC]], t[K.T_HOUT:so],
-                              t[so:so + n * S_SIZE].reshape(n, S_SIZE), tr_masks[k],
+                              t[so:so + hp * S_SIZE].reshape(hp, S_SIZE), tr_masks[k, :hp + 1],
                               t[so + n * S_SIZE + n:])
             for u in range(n):
                 spent = int(t[so + n * S_SIZE + u])
@@ -229,11 +236,6 @@ def make_game_job(v: Variant, games: int, seed: int, policies: str | Sequence[st
                   stars: int | Sequence[int]) -> GameJob:
     games = positive_int(games, "games")
     seed = check_seed(seed)
-    if G_tied_only(v):
-        raise BidlabInputError(
-            f"{v.name} with tiebreak_participants=tied_only: whole games in the kernel play "
-            "tie-break rounds with all players; allowed here: tiebreak_participants=all "
-            "(the reference engine, simulate.reference.engine.play_game, plays tied_only)")
     plays, bids = parse_policies(v, policies)
     thr = [stars] * v.players if isinstance(stars, (int, np.integer)) and \
         not isinstance(stars, bool) else list(stars)  # type: ignore[arg-type]
@@ -257,12 +259,41 @@ def make_game_job(v: Variant, games: int, seed: int, policies: str | Sequence[st
 
     con = np.array([1 if constraint_active(v, r) else 0 for r in range(len(v.schedule))],
                    np.int64)
+    G = game_params(v)
+    subs, SP, stabs = _sub_tables(v, tables, bid_ids)
+    G[K.G_TIED_ONLY] = 1 if subs else 0
     config = GameConfig(v.canonical, games, seed,
                         tuple(f"{p}+{b}" for p, b in zip(plays, bids, strict=True)),
                         tuple(int(t) for t in thr))
-    return GameJob(v, tables, config, game_params(v), np.array(v.schedule, np.int64), con,
+    return GameJob(v, tables, config, G, np.array(v.schedule, np.int64), con,
                    np.array(tracked_cards(v), np.int64), play_ids, bid_ids,
-                   np.array(thr, np.int64))
+                   np.array(thr, np.int64), subs, SP, stabs)
+
+
+def _sub_tables(v: Variant, tables: RuleTables, bid_ids: np.ndarray
+                ) -> tuple[dict[int, Variant], np.ndarray, tuple[tuple[np.ndarray, ...], ...]]:
+    """For tied-only tie-break rounds: the game for every smaller player count that a tie
+    can leave (2 .. n-1 players), as the kernel reads it; unused slots hold this game's own
+    tables (the kernel needs one type for every slot)."""
+    n = v.players
+    subs: dict[int, Variant] = {}
+    if G_tied_only(v):
+        from .variant import load_variant
+
+        lo = v.player_range[0]
+        for k in range(max(2, lo), n):
+            subs[k] = load_variant(v.path, players=k, **v.options)
+    SP = np.stack([compile_tables(subs[k]).P if k in subs else tables.P
+                   for k in range(n + 1)])
+    if any(b >= L.BID_HEURISTIC for b in bid_ids):
+        from .calibrate import calibrate_card_rates
+
+        for sub in subs.values():
+            for h in range(1, max(v.schedule) + 1):
+                calibrate_card_rates(sub, h)
+    stabs = tuple(compile_tables(subs[k]).as_tuple() if k in subs else tables.as_tuple()
+                  for k in range(n + 1))
+    return subs, SP, stabs
 
 
 def G_tied_only(v: Variant) -> bool:

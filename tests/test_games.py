@@ -230,10 +230,22 @@ def test_bad_game_input(kwargs: dict, fragment: str) -> None:
         simulate_games(sim.load_variant("oh_hell"), **args)
 
 
-def test_tied_only_tiebreaks_are_refused_clearly() -> None:
-    v = sim.load_variant("hoffer", tiebreak_participants="tied_only")
-    with pytest.raises(BidlabInputError, match="tiebreak_participants=all"):
-        simulate_games(v, 10)
+@pytest.mark.parametrize("players", [3, 4])
+def test_tied_only_tiebreak_rounds_replay_identically(players: int) -> None:
+    """tiebreak_participants=tied_only: tie-break rounds are dealt to the tied players only
+    (a smaller game: the last of them deals); such games replay exactly."""
+    v = sim.load_variant("hoffer", players=players, tiebreak_participants="tied_only")
+    res = simulate_games(v, 2000, seed=7, policies="random+random", keep="records", workers=1)
+    rows = res.rows
+    assert rows is not None
+    wanted = np.flatnonzero(rows[:, K.C_TIEBREAKS] > 0)[:5]
+    assert len(wanted) > 0
+    smaller = 0
+    for g in wanted:
+        _, records = res.job.trace(int(g))
+        smaller += sum(len(r.hands) < players for r in records)
+        assert res.job.replay(int(g))[1] == [], g
+    assert smaller > 0, "no tie-break round was played by the tied players only"
 
 
 def test_games_and_compare_commands(capsys: pytest.CaptureFixture[str]) -> None:

@@ -41,8 +41,8 @@ HANDS_PER_GAME = 16384         # stream keys per game; also bounds the safety ca
 
 # G slots (the end rule)
 G_TARGET_RULE, G_TARGET, G_LOWER, G_RIVER, G_TB_CAP, G_TB_PEAK, G_TIES_MAKERS, G_STARS, \
-    G_STAR_WIN, G_TB_CONSTRAINED, G_MAX_HANDS = range(11)
-G_PARAMS = 11
+    G_STAR_WIN, G_TB_CONSTRAINED, G_MAX_HANDS, G_TIED_ONLY = range(12)
+G_PARAMS = 12
 
 # per-game output columns, then one block of SEAT_BASE + 2 * specials + events per seat
 C_HANDS, C_TIEBREAKS, C_ALL_EXACT, C_CONSTRAINED, C_FORCED, C_VOIDED, C_CAPPED, \
@@ -53,8 +53,8 @@ P_TOTAL, P_WIN, P_STARS, P_EXACT, P_PLAYED, P_FOOLED, P_MAKER, P_MADE, P_ALONE, 
 SEAT_BASE = 12
 
 # per-hand trace columns (replay against the reference engine)
-T_SIZE, T_ROUND, T_DEALER, T_NDEC = range(4)
-T_HOUT = 4
+T_SIZE, T_ROUND, T_DEALER, T_NDEC, T_PLAYERS = range(5)
+T_HOUT = 5
 
 
 def seat_width(n_specials: int, n_events: int) -> int:
@@ -74,7 +74,8 @@ def make_game_scratch(n: int) -> tuple[np.ndarray, ...]:
             np.zeros(n, np.int64),   # candidate units
             np.zeros(n, np.int64),   # leading units
             np.zeros(n, np.uint64),  # fixed hands: none in whole games
-            np.zeros(3, np.uint64))  # a throw-away stream for _forced
+            np.zeros(3, np.uint64),  # a throw-away stream for _forced
+            np.zeros(n, np.int64))   # absolute seat of each seat of the current hand
 
 
 @njit(cache=True, inline="always", _nrt=False, error_model="numpy")
@@ -121,16 +122,19 @@ def _forced(P, tabs, hands0, sout, h, trump, bp, rs):  # type: ignore[no-untyped
 
 
 @njit(cache=True, nogil=True, _nrt=False, error_model="numpy")
-def play_game(P, tabs, G, sched, con_rounds, specials, seed, gidx, play_abs, bid_abs,
-              star_thr, scratch, gs, row, by_size, do_trace, tr_int, tr_masks,
+def play_game(P, tabs, SP, stabs, G, sched, con_rounds, specials, seed, gidx, play_abs,
+              bid_abs, star_thr, scratch, gs, row, by_size, do_trace, tr_int, tr_masks,
               tr_dec):  # type: ignore[no-untyped-def]
     """Play game `gidx` into `row` (one per-game output row; see the C_/P_ columns).
 
     by_size[0|1, a, h] counts hands played / exact by absolute seat and hand size;
     by_size[2|3, s, h] the same by seat relative to the dealer. With do_trace, hand k's
     deal, decisions and outcome go to tr_int[k], tr_masks[k], tr_dec[k] (as many hands as
-    those arrays hold; the return value is the number of hands played)."""
-    pp, bp, totals, stars, cand, lead, fixed, rs_own = gs
+    those arrays hold; the return value is the number of hands played).
+
+    SP[k] and stabs[k] are the rule tables of this game for k players: a tie-break round for
+    the tied players only (tiebreak_participants=tied_only) is a k-player hand."""
+    pp, bp, totals, stars, cand, lead, fixed, rs_own, abs_of = gs
     hands0, sout, captured, hout, trace = scratch[2], scratch[3], scratch[4], scratch[12], \
         scratch[13]
     n = P[L.N_PLAYERS]
@@ -168,13 +172,29 @@ def play_game(P, tabs, G, sched, con_rounds, specials, seed, gidx, play_abs, bid
             rnd = -1
             constrained = G[G_TB_CONSTRAINED] == 1
         dealer = (n - 1 + k) % n
-        for s in range(n):
-            a = (dealer + 1 + s) % n
-            pp[s] = play_abs[a]
-            bp[s] = bid_abs[a]
+        # who plays: everyone, or in a tied-only tie-break round the tied players, in
+        # their order from the dealer's left (the last of them deals)
+        hp = 0
+        tied_round = False
+        if k >= n_sched and not target_rule and G[G_TIED_ONLY] == 1:
+            m = 0
+            for a in range(n):
+                m += lead[a]
+            tied_round = m < n
+        for j in range(n):
+            a = (dealer + 1 + j) % n
+            if not tied_round or lead[a] == 1:
+                abs_of[hp] = a
+                pp[hp] = play_abs[a]
+                bp[hp] = bid_abs[a]
+                hp += 1
         tracing = do_trace and k < tr_int.shape[0]
-        run_hand(P, tabs, seed, gidx * HANDS_PER_GAME + k, h, constrained, fixed, -1, pp, bp,
-                 scratch, tracing)
+        if tied_round:
+            run_hand(SP[hp], stabs[hp], seed, gidx * HANDS_PER_GAME + k, h, constrained, fixed,
+                     -1, pp, bp, scratch, tracing)
+        else:
+            run_hand(P, tabs, seed, gidx * HANDS_PER_GAME + k, h, constrained, fixed, -1, pp,
+                     bp, scratch, tracing)
         voided = hout[H_VOIDED] == 1
         maker = hout[H_MAKER]
         row[C_HANDS] += 1
@@ -195,8 +215,8 @@ def play_game(P, tabs, G, sched, con_rounds, specials, seed, gidx, play_abs, bid
                     if _unit(s, teams) == _unit(maker, teams):
                         took += sout[s, S_TRICKS]
                 made = took >= need
-            for s in range(n):
-                a = (dealer + 1 + s) % n
+            for s in range(hp):
+                a = abs_of[s]
                 base = C_FIXED + a * sw
                 totals[a] += sout[s, S_SCORE]
                 b, t = sout[s, S_BID], sout[s, S_TRICKS]
@@ -224,13 +244,13 @@ def play_game(P, tabs, G, sched, con_rounds, specials, seed, gidx, play_abs, bid
                         row[base + SEAT_BASE + n_sp + e] += 1 if ok else 0
             for e in range(n_ev):
                 if captured[e] >= 0:
-                    a = (dealer + 1 + captured[e]) % n
+                    a = abs_of[captured[e]]
                     row[C_FIXED + a * sw + SEAT_BASE + 2 * n_sp + e] += 1
             if not contract_game:
                 # everyone exact: every unit (player or team) made its bid exactly
                 ubid, utook = scratch[9], scratch[10]
                 all_exact = True
-                for u in range(n_units):
+                for u in range(n_units if not tied_round else hp):
                     if ubid[u] != utook[u]:
                         all_exact = False
                 if all_exact:
@@ -255,8 +275,7 @@ def play_game(P, tabs, G, sched, con_rounds, specials, seed, gidx, play_abs, bid
                 lead_rel = n
                 for a in range(n):
                     if _unit(a, teams) == u:
-                        r = (a - dealer - 1 + 2 * n) % n
-                        lead_rel = min(lead_rel, r)
+                        lead_rel = min(lead_rel, (a - dealer - 1 + 2 * n) % n)
                 points = sout[lead_rel, S_SCORE]
                 if points > 0 and stars[u] > 0:
                     thr = star_thr[(dealer + 1 + lead_rel) % n]
@@ -273,8 +292,9 @@ def play_game(P, tabs, G, sched, con_rounds, specials, seed, gidx, play_abs, bid
         if tracing:
             tr_int[k, T_SIZE] = h
             tr_int[k, T_ROUND] = rnd
-            tr_int[k, T_DEALER] = dealer
+            tr_int[k, T_DEALER] = abs_of[hp - 1]
             tr_int[k, T_NDEC] = hout[H_NDEC]
+            tr_int[k, T_PLAYERS] = hp
             for i in range(H_SIZE):
                 tr_int[k, T_HOUT + i] = hout[i]
             for s in range(n):
@@ -282,7 +302,7 @@ def play_game(P, tabs, G, sched, con_rounds, specials, seed, gidx, play_abs, bid
                     tr_int[k, T_HOUT + H_SIZE + s * S_SIZE + i] = sout[s, i]
             for e in range(L.MAX_EVENTS):
                 tr_int[k, T_HOUT + H_SIZE + n * S_SIZE + n + e] = captured[e]
-            for s in range(n + 1):
+            for s in range(hp + 1):
                 tr_masks[k, s] = hands0[s]
             for i in range(hout[H_NDEC]):
                 for j in range(3):
@@ -356,19 +376,20 @@ def play_game(P, tabs, G, sched, con_rounds, specials, seed, gidx, play_abs, bid
 
 
 @njit(cache=True, nogil=True, _nrt=False, error_model="numpy")
-def run_games(P, tabs, G, sched, con_rounds, specials, seed, start, count, play_abs, bid_abs,
-              star_thr, scratch, gs, game_out, by_size, tr_int, tr_masks,
+def run_games(P, tabs, SP, stabs, G, sched, con_rounds, specials, seed, start, count,
+              play_abs, bid_abs, star_thr, scratch, gs, game_out, by_size, tr_int, tr_masks,
               tr_dec):  # type: ignore[no-untyped-def]
     """Games start..start+count-1 into game_out[0..count-1]."""
     for j in range(count):
-        play_game(P, tabs, G, sched, con_rounds, specials, seed, start + j, play_abs, bid_abs,
-                  star_thr, scratch, gs, game_out[j], by_size, False, tr_int, tr_masks, tr_dec)
+        play_game(P, tabs, SP, stabs, G, sched, con_rounds, specials, seed, start + j,
+                  play_abs, bid_abs, star_thr, scratch, gs, game_out[j], by_size, False, tr_int,
+                  tr_masks, tr_dec)
 
 
 @njit(cache=True, nogil=True, _nrt=False, error_model="numpy")
-def trace_game(P, tabs, G, sched, con_rounds, specials, seed, gidx, play_abs, bid_abs,
-               star_thr, scratch, gs, row, by_size, tr_int, tr_masks,
+def trace_game(P, tabs, SP, stabs, G, sched, con_rounds, specials, seed, gidx, play_abs,
+               bid_abs, star_thr, scratch, gs, row, by_size, tr_int, tr_masks,
                tr_dec):  # type: ignore[no-untyped-def]
     """One game with every hand's deal and decisions recorded; returns the hands played."""
-    return play_game(P, tabs, G, sched, con_rounds, specials, seed, gidx, play_abs, bid_abs,
-                     star_thr, scratch, gs, row, by_size, True, tr_int, tr_masks, tr_dec)
+    return play_game(P, tabs, SP, stabs, G, sched, con_rounds, specials, seed, gidx, play_abs,
+                     bid_abs, star_thr, scratch, gs, row, by_size, True, tr_int, tr_masks, tr_dec)

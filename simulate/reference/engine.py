@@ -472,7 +472,8 @@ def play_game(v: Variant, policies: Sequence[Policy], rng: random.Random,
             while len(leaders) > 1 and tiebreaks < cap:
                 if tied_only and len(leaders) < n:
                     _tied_round(v, policies, rng, first_dealer + len(hands), min(size, peak),
-                                sorted(s for u in leaders for s in u), totals, hands, dealers)
+                                sorted(s for u in leaders for s in u), totals, hands, dealers,
+                                deals)
                 else:
                     play_round(min(size, peak), None)
                 tiebreaks += 1
@@ -548,7 +549,7 @@ def replay_game(v: Variant, records: Sequence[HandRecord],
 
 def _tied_round(v: Variant, policies: Sequence[Policy], rng: random.Random, turn: int,
                 size: int, tied: list[int], totals: list[int], hands: list[HandRecord],
-                dealers: list[int]) -> None:
+                dealers: list[int], deals: Deals | None = None) -> None:
     """A tie-break round for the tied players only (tiebreak_participants=tied_only).
 
     The deal passes left as usual; the tied players sit in their clockwise order from the
@@ -562,7 +563,11 @@ def _tied_round(v: Variant, policies: Sequence[Policy], rng: random.Random, turn
     order = [(dealer + 1 + k) % n for k in range(n)]
     seats = [a for a in order if a in tied]
     sub = load_variant(v.path, players=len(seats), **v.options)
-    rec = simulate_hand(sub, size, [policies[a] for a in seats], rng, None)
+    if deals is None:
+        rec = simulate_hand(sub, size, [policies[a] for a in seats], rng, None)
+    else:
+        dealt, widow, stock = deals(len(hands))
+        rec = play_hand(sub, size, dealt, widow, stock, [policies[a] for a in seats], None)
     hands.append(rec)
     dealers.append(seats[-1])
     for rel, a in enumerate(seats):
