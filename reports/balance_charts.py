@@ -82,7 +82,8 @@ def length_chart(lengths: pd.DataFrame | None, stem: str | os.PathLike[str],
 
 
 def accuracy_chart(accuracy: pd.DataFrame | None, stem: str | os.PathLike[str], players: int,
-                   title: str = "Bid accuracy by position and hand size") -> list[Path]:
+                   title: str = "Bid accuracy by position and hand size",
+                   ylabel: str = "share of hands bid exactly") -> list[Path]:
     """Exact-bid rate (made rate for contracts) by hand size, one line per position from the
     dealer (GameResults.accuracy(by="position")), with 95% intervals."""
     if _empty(accuracy) or "position" not in accuracy.columns:
@@ -100,7 +101,7 @@ def accuracy_chart(accuracy: pd.DataFrame | None, stem: str | os.PathLike[str], 
         lo, hi = float(part.lo.min()), float(part.hi.max())
         ax.set_ylim(max(0.0, lo - (hi - lo)), min(1.0, hi + (hi - lo)))
         ax.set_xlabel(f"position from the dealer ({int(part.hand_size.iloc[0])} cards)")
-        ax.set_ylabel("share of hands bid exactly")
+        ax.set_ylabel(ylabel)
         ax.grid(axis="y", alpha=0.3)
         ax.set_title(title.replace(" and hand size", ""))
         return _save(fig, stem)
@@ -112,7 +113,7 @@ def accuracy_chart(accuracy: pd.DataFrame | None, stem: str | os.PathLike[str], 
                     color=seat_colour(int(pos)), marker="o", markersize=3, capsize=2,
                     linewidth=1.2, label=label)
     ax.set_xlabel("hand size")
-    ax.set_ylabel("share of hands bid exactly")
+    ax.set_ylabel(ylabel)
     ax.legend(frameon=False, fontsize=8, ncol=2)
     ax.grid(alpha=0.3)
     ax.set_title(title)

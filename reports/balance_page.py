@@ -112,7 +112,13 @@ def balance_page(g: GameReport, b: BalanceReport, root: Path) -> str:
     # ---- accuracy
     if not b.accuracy.empty:
         parts.append('<section><h2 id="accuracy">Bid accuracy by position and hand size</h2>')
-        parts.append(_figure(bc.accuracy_chart(b.accuracy, d / "accuracy", n), root,
+        contract = bool(g.sizes) and g.sizes[0].contract
+        parts.append(_figure(bc.accuracy_chart(
+            b.accuracy, d / "accuracy", n,
+            title="Contracts made by position" if contract else
+            "Bid accuracy by position and hand size",
+            ylabel="share of hands its side made a contract as maker" if contract else
+            "share of hands bid exactly"), root,
                              "bid accuracy", "Share of hands bid exactly (contracts: made "
                              "by the maker's side) by position from the dealer and hand size, "
                              "95% Wilson intervals."))

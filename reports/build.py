@@ -41,7 +41,7 @@ QUESTIONS = {
     "hoffer": ("peak_twice=true", "play the peak hand size twice?"),
     "horseshoes": ("breaking_trump=true", "must trump be broken before it is led?"),
     "hyjack": ("countdown=true", "count back down the river after the peak?"),
-    "hasenpfeffer": ("allow_alone=true", "may the maker go alone?"),
+    "hasenpfeffer": ("defenders_score_tricks=true", "should the defenders score their tricks?"),
     "kings_and_fools": ("bonus_requires_exact=true", "does the Fool bonus need an exact bid?"),
     "oh_hell": ("hook=false", "drop the hook?"),
 }
