@@ -172,6 +172,10 @@ class ChunkTask:
 
     spec: JobSpec
     job: Job | None = field(default=None, compare=False, repr=False)
+    portable = True           # a dask worker can rebuild it from what pickles
+
+    def portable_copy(self) -> ChunkTask:
+        return ChunkTask(self.spec)
 
     def __getstate__(self) -> dict[str, Any]:
         return {"spec": self.spec}                # never the Job: numba tables stay home
@@ -339,10 +343,11 @@ class DaskBackend:
 
     def run(self, task: Callable[[int], Any], indices: Sequence[int], take: Take, *,
             ordered: bool = True, stop: threading.Event | None = None) -> int:
-        if not isinstance(task, ChunkTask):
-            raise TypeError("the dask backend runs ChunkTask objects (picklable job descriptions)")
+        if not getattr(task, "portable", False):
+            raise TypeError("the dask backend runs portable tasks (ChunkTask, GameTask: "
+                            "picklable job descriptions)")
         distributed = _import_distributed()
-        plain = ChunkTask(task.spec)      # ship the spec only, whatever the client holds
+        plain = task.portable_copy()      # ship the spec only, whatever the client holds
         client = self.client
 
         def submit(i: int) -> Any:

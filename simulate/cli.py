@@ -18,12 +18,13 @@ Errors: raise `BidlabInputError` (or a click usage error) for anything the user 
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import sys
 import textwrap
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 import click
@@ -514,7 +515,13 @@ def _game_policy_options(func: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--skill-policies", default=None, metavar="STRONG,WEAK",
                      help="The strong and the weak policy of the skill index (default: "
                           "the strong one is --policies' default, the weak greedy+heuristic)."),
-        click.option("--workers", type=int, default=None, help="Threads (default: all cores)."),
+        click.option("--workers", type=int, default=None,
+                     help="Threads, or dask worker processes with --dask local (default: all "
+                          "cores)."),
+        click.option("--dask", "dask", default=None, metavar="local",
+                     help="Run the chunks on a dask LocalCluster of worker processes."),
+        click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
+                     help="Run the chunks on an existing dask cluster."),
         click.option("--out", default=None, metavar="FILE",
                      help="Also write the table to a .csv or .parquet file."),
         click.option("--progress/--no-progress", default=None,
@@ -522,6 +529,22 @@ def _game_policy_options(func: Callable[..., Any]) -> Callable[..., Any]:
     ]):
         func = decorator(func)
     return func
+
+
+@contextlib.contextmanager
+def _game_backend(workers: int | None, dask: str | None,
+                  scheduler: str | None) -> Iterator[Any]:
+    """None (local threads) unless --dask local or --scheduler asks for a dask backend."""
+    if dask is None and scheduler is None:
+        yield None
+        return
+    from .backends import make_backend
+
+    backend = make_backend(workers, dask, scheduler)
+    try:
+        yield backend
+    finally:
+        backend.close()
 
 
 def _policy_list(text: str) -> str | list[str]:
@@ -549,8 +572,8 @@ def _describe_policies(policies: str | list[str]) -> str:
 @variant_options
 @_game_policy_options
 def games(v: Variant, games: int, seed: int, policies: str | None, star_threshold: int,
-          skill: bool, skill_policies: str | None, workers: int | None, out: str | None,
-          progress: bool | None) -> None:
+          skill: bool, skill_policies: str | None, workers: int | None, dask: str | None,
+          scheduler: str | None, out: str | None, progress: bool | None) -> None:
     """Play whole games of VARIANT and print the balance metrics with 95% CIs: win share,
     score and bid accuracy by seat, game length, ties, margins, everyone-exact hands, the
     hook, special cards and the skill index."""
@@ -562,10 +585,12 @@ def games(v: Variant, games: int, seed: int, policies: str | None, star_threshol
     pols = _policy_list(policies or "precision+table")
     strong, weak = _skill_pair(skill_policies or "precision+table,greedy+heuristic")
     show = sys.stderr.isatty() if progress is None else progress
-    res = simulate_games(v, games, seed=seed, policies=pols, stars=star_threshold,
-                         workers=workers, progress=show)
-    sk = skill_index(v, min(games, 50_000), seed=seed, strong=strong, weak=weak,
-                     stars=star_threshold, workers=workers) if skill else None
+    with _game_backend(workers, dask, scheduler) as backend:
+        res = simulate_games(v, games, seed=seed, policies=pols, stars=star_threshold,
+                             workers=workers, progress=show, backend=backend)
+        sk = skill_index(v, min(games, 50_000), seed=seed, strong=strong, weak=weak,
+                         stars=star_threshold, workers=workers,
+                         backend=backend) if skill else None
     n = v.players
     click.echo(f"{v.canonical}: {games:,} games, seed {seed}, {_describe_policies(pols)}")
     click.echo(f"seats: 0 = first dealer's left ... {n - 1} = first dealer; 95% CIs")
@@ -600,8 +625,8 @@ def compare(variant: str, players: int | None, base_sets: tuple[str, ...],
             sets: tuple[str, ...], vs: str | None, sweep: str | None, train_tables: bool,
             games: int, seed: int,
             policies: str | None, star_threshold: int, skill: bool,
-            skill_policies: str | None, workers: int | None, out: str | None,
-            progress: bool | None) -> None:
+            skill_policies: str | None, workers: int | None, dask: str | None,
+            scheduler: str | None, out: str | None, progress: bool | None) -> None:
     """Play A (VARIANT with --base options) and B (A with --set, or --vs FILE, or each
     --sweep value) on the same deals; print every balance metric side by side with the
     paired difference B − A and its 95% CI."""
@@ -643,16 +668,18 @@ def compare(variant: str, players: int | None, base_sets: tuple[str, ...],
     click.echo(f"{games:,} games per configuration on the same deals, seed {seed}, "
                f"{_describe_policies(pols)}; seats: 0 = first dealer's left")
     frames = []
-    for label, b in configs:
-        if b.canonical == a.canonical:
-            click.echo(f"\nB ({label}) is the same configuration as A; skipped")
-            continue
-        df = compare_games(a, b, games, seed=seed, policies=pols, stars=star_threshold,
-                           skill=skill, skill_policies=pair, workers=workers, progress=show,
-                           label_a=a.canonical, label_b=b.canonical)
-        click.echo(f"\nB: {b.canonical}  ({label})")
-        click.echo(format_paired(df))
-        frames.append(df.assign(change=label))
+    with _game_backend(workers, dask, scheduler) as backend:
+        for label, b in configs:
+            if b.canonical == a.canonical:
+                click.echo(f"\nB ({label}) is the same configuration as A; skipped")
+                continue
+            df = compare_games(a, b, games, seed=seed, policies=pols, stars=star_threshold,
+                               skill=skill, skill_policies=pair, workers=workers,
+                               progress=show, label_a=a.canonical, label_b=b.canonical,
+                               backend=backend)
+            click.echo(f"\nB: {b.canonical}  ({label})")
+            click.echo(format_paired(df))
+            frames.append(df.assign(change=label))
     if out and frames:
         from .results import write_table
 

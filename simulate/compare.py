@@ -12,14 +12,14 @@ is compared with what chance gives (1 / number of players or teams).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from .balance import Metric, MetricSums, PairedSums, metric_defs, metric_values, paired_frame
+from .balance import Metric, MetricSums, PairedSums, metric_defs, paired_frame
 from .errors import BidlabInputError
+from .game_tasks import GameSpec, GameTask, run_task, union_defs
 from .games import (
     DEFAULT_STAR_THRESHOLD,
     GAME_CHUNK,
@@ -28,8 +28,7 @@ from .games import (
     make_game_job,
     parse_policies,
 )
-from .kernel import game as K
-from .run import _workers, chunks, positive_int, run_local
+from .run import chunks, positive_int
 from .variant import Variant
 
 STRONG = "precision+table"
@@ -37,28 +36,9 @@ WEAK = "greedy+heuristic"
 Z95 = 1.959963984540054
 
 
-@dataclass
-class SkillJobs:
-    """One job per seat: the strong policy in that seat, the weak one elsewhere."""
-
-    jobs: list[GameJob]
-    units: int
-
-    def values(self, start: int, count: int) -> np.ndarray:
-        """The strong seat's win share per game, averaged over its seats (float [count])."""
-        total = np.zeros(count)
-        for seat, job in enumerate(self.jobs):
-            rows, _ = job.run(start, count)
-            won = np.maximum(rows[:, K.C_UNITS_WON], 1)
-            from .games import Layout
-
-            lay = Layout(job.v, len(job.specials))
-            total += rows[:, lay.col(seat, K.P_WIN)] / won
-        return total / len(self.jobs)
-
-
 def skill_jobs(v: Variant, games: int, seed: int, strong: str = STRONG, weak: str = WEAK,
-               stars: int | Sequence[int] = DEFAULT_STAR_THRESHOLD) -> SkillJobs:
+               stars: int | Sequence[int] = DEFAULT_STAR_THRESHOLD) -> list[GameJob]:
+    """One job per seat: the strong policy in that seat, the weak one elsewhere."""
     parse_policies(v, strong)
     parse_policies(v, weak)
     jobs = []
@@ -66,7 +46,7 @@ def skill_jobs(v: Variant, games: int, seed: int, strong: str = STRONG, weak: st
         seats = [weak] * v.players
         seats[seat] = strong
         jobs.append(make_game_job(v, games, seed, seats, stars))
-    return SkillJobs(jobs, v.teams or v.players)
+    return jobs
 
 
 SKILL = Metric("skill", "skill", "skill index (strong seat's win share − chance)")
@@ -74,20 +54,23 @@ SKILL = Metric("skill", "skill", "skill index (strong seat's win share − chanc
 
 def skill_index(v: Variant, games: int, seed: int = 0, strong: str = STRONG, weak: str = WEAK,
                 stars: int | Sequence[int] = DEFAULT_STAR_THRESHOLD,
-                workers: int | None = None, chunk_size: int = GAME_CHUNK) -> dict[str, Any]:
+                workers: int | None = None, chunk_size: int = GAME_CHUNK,
+                backend: Any = None) -> dict[str, Any]:
     """How much more often one strong-policy seat wins against weaker players than chance:
     its win share (ties split, averaged over the seats it can sit in) minus 1/units, with a
     95% CI; `ratio` is the win share over chance."""
-    sj = skill_jobs(v, games, seed, strong, weak, stars)
-    plan = chunks(positive_int(games, "games"), positive_int(chunk_size, "chunk_size"))
+    jobs = skill_jobs(v, games, seed, strong, weak, stars)
+    task = GameTask("skill", tuple(GameSpec.of(j) for j in jobs),
+                    positive_int(chunk_size, "chunk_size"), jobs=tuple(jobs))
     sums = MetricSums(1)
 
-    def take(x: np.ndarray) -> None:
+    def take(part: tuple[np.ndarray, ...]) -> None:
+        x = part[0]
         sums.add(x[:, None], np.ones((len(x), 1)))
 
-    run_local(len(plan), lambda i: sj.values(*plan[i]), _workers(workers), None, reduce=take)
+    run_task(task, backend, workers, take)
     p, se = float(sums.ratio()[0]), float(sums.se()[0])
-    fair = 1 / sj.units
+    fair = 1 / (v.teams or v.players)
     return {"strong": strong, "weak": weak, "games": games, "win_share": p,
             "lo": p - Z95 * se, "hi": p + Z95 * se, "fair": fair, "skill": p - fair,
             "skill_lo": p - fair - Z95 * se, "skill_hi": p - fair + Z95 * se,
@@ -100,7 +83,7 @@ def compare_games(a: Variant, b: Variant, games: int, seed: int = 0,
                   skill_policies: tuple[str, str] = ("precision+heuristic", WEAK),
                   workers: int | None = None, chunk_size: int = GAME_CHUNK,
                   progress: Any = False, label_a: str | None = None,
-                  label_b: str | None = None) -> pd.DataFrame:
+                  label_b: str | None = None, backend: Any = None) -> pd.DataFrame:
     """Every balance metric of configurations a and b played on the same deals, with the
     paired difference b - a and its 95% CI (and the skill index, when `skill`)."""
     if a.players != b.players:
@@ -111,28 +94,20 @@ def compare_games(a: Variant, b: Variant, games: int, seed: int = 0,
                                "game metric by metric")
     ja = make_game_job(a, games, seed, policies, stars)
     jb = make_game_job(b, games, seed, policies, stars)
-    defs = _union(metric_defs(ja), metric_defs(jb))
-    ska = skill_jobs(a, games, seed, *skill_policies, stars) if skill else None
-    skb = skill_jobs(b, games, seed, *skill_policies, stars) if skill else None
-    plan = chunks(ja.config.games, positive_int(chunk_size, "chunk_size"))
+    defs = union_defs(metric_defs(ja), metric_defs(jb))
+    jobs = [ja, jb]
+    if skill:
+        jobs += skill_jobs(a, games, seed, *skill_policies, stars)
+        jobs += skill_jobs(b, games, seed, *skill_policies, stars)
+    task = GameTask("compare", tuple(GameSpec.of(j) for j in jobs),
+                    positive_int(chunk_size, "chunk_size"), jobs=tuple(jobs))
+    plan = chunks(ja.config.games, task.chunk_size)
     paired = PairedSums(len(defs) + (1 if skill else 0))
     own_bar = isinstance(progress, bool)
     bar = _progress_bar_games(ja.config.games, progress) if own_bar else progress
     tick = (lambda i: bar.update(plan[i][1])) if bar else None
-
-    def work(i: int) -> tuple[np.ndarray, ...]:
-        start, count = plan[i]
-        xa, ya = metric_values(ja, defs, ja.run(start, count)[0])
-        xb, yb = metric_values(jb, defs, jb.run(start, count)[0])
-        if ska is not None and skb is not None:
-            one = np.ones((count, 1))
-            xa = np.hstack([xa, ska.values(start, count)[:, None] - 1 / ska.units])
-            xb = np.hstack([xb, skb.values(start, count)[:, None] - 1 / skb.units])
-            ya, yb = np.hstack([ya, one]), np.hstack([yb, one])
-        return xa, ya, xb, yb
-
     try:
-        run_local(len(plan), work, _workers(workers), tick, reduce=lambda p: paired.add(*p))
+        run_task(task, backend, workers, lambda p: paired.add(*p), tick)
     finally:
         if bar and own_bar:
             bar.close()
@@ -155,8 +130,3 @@ def untrained_note(configs: Sequence[Variant], policies: str | Sequence[str]) ->
     return (f"note: no trained bid table for {names}: its table bidder bids by the heuristic, "
             "so differences mix the rule change with a change of bidder. Add --train to train "
             "it first, or compare with --policies precision+heuristic (the default).")
-
-
-def _union(first: list[Metric], second: list[Metric]) -> list[Metric]:
-    keys = {m.key for m in first}
-    return first + [m for m in second if m.key not in keys]

@@ -22,7 +22,7 @@ from .kernel import layout as L
 from .kernel.hand import H_SIZE, S_SIZE, make_scratch, max_decisions
 from .reference.engine import GameRecord, HandRecord, replay_game
 from .results import hand_record
-from .run import _progress_bar, _workers, check_seed, chunks, positive_int, run_local
+from .run import _progress_bar, check_seed, chunks, positive_int
 from .tables import RuleTables, compile_tables
 from .variant import Variant
 
@@ -305,20 +305,24 @@ def simulate_games(v: Variant, games: int, seed: int = 0,
                    policies: str | Sequence[str] = "precision+table",
                    stars: int | Sequence[int] = DEFAULT_STAR_THRESHOLD, keep: str = "summary",
                    workers: int | None = None, chunk_size: int = GAME_CHUNK,
-                   progress: Any = False) -> GameResults:
+                   progress: Any = False, backend: Any = None) -> GameResults:
     """Play `games` whole games of `v` with fixed policies ("play+bid" for everyone or one
     per seat; `stars` is the star-spending threshold where Horseshoes stars are on).
 
     keep="records" keeps one row per game (GameResults.frame()); keep="summary" keeps only
     the sums behind the balance metrics, so memory does not grow with the number of games.
     Either way GameResults.metrics() gives every balance metric with its 95% CI.
+    `backend` (simulate.backends: LocalBackend, DaskBackend) runs the chunks elsewhere with
+    identical results; by default they run on `workers` local threads.
     """
-    from .balance import MetricSums, metric_defs, metric_values
+    from .balance import MetricSums, metric_defs
+    from .game_tasks import GameSpec, GameTask, run_task
 
     if keep not in ("records", "summary"):
         raise BidlabInputError(f"keep={keep!r}; allowed: records, summary")
     job = make_game_job(v, games, seed, policies, stars)
     chunk_size = positive_int(chunk_size, "chunk_size")
+    task = GameTask("games", (GameSpec.of(job),), chunk_size, keep, jobs=(job,))
     plan = chunks(job.config.games, chunk_size)
     defs = metric_defs(job)
     sums = MetricSums(len(defs))
@@ -329,25 +333,19 @@ def simulate_games(v: Variant, games: int, seed: int = 0,
     bar = _progress_bar_games(job.config.games, progress) if own_bar else progress
     tick = (lambda i: bar.update(plan[i][1])) if bar else None
 
-    def work(i: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        rows, sizes = job.run(*plan[i])
-        x, y = metric_values(job, defs, rows)
-        return rows, sizes, x, y
-
-    def take(part: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]) -> None:
+    def take(part: tuple[np.ndarray, ...]) -> None:
         nonlocal lengths
-        rows, sizes, x, y = part
+        rows, sizes, x, y, hist = part
         by_size[...] += sizes
-        hist = np.bincount(rows[:, K.C_HANDS])
+        sums.add(x, y)
         if len(hist) > len(lengths):
             lengths = np.pad(lengths, (0, len(hist) - len(lengths)))
         lengths[:len(hist)] += hist
-        sums.add(x, y)
         if keep == "records":
             kept.append(rows)
 
     try:
-        run_local(len(plan), work, _workers(workers), tick, reduce=take)
+        run_task(task, backend, workers, take, tick)
     finally:
         if bar and own_bar:
             bar.close()
