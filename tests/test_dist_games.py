@@ -78,10 +78,15 @@ def test_a_worker_with_other_tables_refuses() -> None:
 def test_games_command_on_a_local_cluster(capsys: pytest.CaptureFixture[str]) -> None:
     from simulate.cli import main
 
-    main(["games", "hoffer", "--games", "300", "--no-skill"])
-    local = capsys.readouterr().out
-    main(["games", "hoffer", "--games", "300", "--no-skill", "--dask", "local", "--workers", "1"])
-    assert capsys.readouterr().out == local
+    def run(argv: list[str]) -> str:
+        with pytest.raises(SystemExit) as done:
+            main(argv)
+        assert done.value.code == 0
+        return capsys.readouterr().out
+
+    local = run(["games", "hoffer", "--games", "300", "--no-skill"])
+    assert run(["games", "hoffer", "--games", "300", "--no-skill", "--dask", "local",
+                "--workers", "1"]) == local
     with pytest.raises(SystemExit) as exc:
         main(["games", "hoffer", "--games", "30", "--dask", "remote"])
     assert exc.value.code == 2
