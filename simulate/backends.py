@@ -318,7 +318,7 @@ class DaskBackend:
 
                 n = _workers(local_workers)
                 self._cluster = distributed.LocalCluster(
-                    n_workers=n, processes=True, threads_per_worker=1, dashboard_address=None,
+                    n_workers=n, processes=True, threads_per_worker=1, dashboard_address=":0",
                     silence_logs=logging.ERROR)
                 self.client = distributed.Client(self._cluster)
             else:

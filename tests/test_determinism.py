@@ -74,7 +74,7 @@ def dask_backend():
     from simulate.backends import DaskBackend
 
     with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
-                                  dashboard_address=None, silence_logs=logging.ERROR) as cluster:
+                                  dashboard_address=":0", silence_logs=logging.ERROR) as cluster:
         backend = DaskBackend(scheduler=cluster.scheduler_address)
         yield backend
         backend.close()

@@ -34,7 +34,7 @@ def cluster():
     import logging
 
     with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
-                                  dashboard_address=None, silence_logs=logging.ERROR) as c:
+                                  dashboard_address=":0", silence_logs=logging.ERROR) as c:
         yield c
 
 

@@ -24,7 +24,7 @@ distributed = pytest.importorskip("distributed")
 @pytest.fixture(scope="module")
 def dask_backend():
     with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
-                                  dashboard_address=None, silence_logs=logging.ERROR) as c:
+                                  dashboard_address=":0", silence_logs=logging.ERROR) as c:
         backend = DaskBackend(scheduler=c.scheduler_address)
         yield backend
         backend.close()
