@@ -29,6 +29,7 @@ from .variant import Variant
 GAME_CHUNK = 2048
 MAX_HANDS = 10_000            # the reference engine's safety cap for target games
 DEFAULT_STAR_THRESHOLD = 2
+MAX_PLAYERS = 16              # variant files allow 2..16 players
 
 
 @dataclass(frozen=True)
@@ -87,7 +88,7 @@ class GameJob:
     bid_ids: np.ndarray
     star_thr: np.ndarray
     subs: dict[int, Variant]          # k-player versions for tied-only tie-break rounds
-    SP: np.ndarray                    # [n+1, P_SIZE]: row k = P of the k-player game
+    SP: np.ndarray                    # [MAX_PLAYERS+1, P_SIZE]: row k = P of the k-player game
     stabs: tuple[tuple[np.ndarray, ...], ...]   # k → rule tables of the k-player game
 
     @property
@@ -283,8 +284,9 @@ def _sub_tables(v: Variant, tables: RuleTables, bid_ids: np.ndarray
         lo = v.player_range[0]
         for k in range(max(2, lo), n):
             subs[k] = load_variant(v.path, players=k, **v.options)
+    # one length for every game (players ≤ MAX_PLAYERS), so the kernel compiles once
     SP = np.stack([compile_tables(subs[k]).P if k in subs else tables.P
-                   for k in range(n + 1)])
+                   for k in range(MAX_PLAYERS + 1)])
     if any(b >= L.BID_HEURISTIC for b in bid_ids):
         from .calibrate import calibrate_card_rates
 
@@ -292,7 +294,7 @@ def _sub_tables(v: Variant, tables: RuleTables, bid_ids: np.ndarray
             for h in range(1, max(v.schedule) + 1):
                 calibrate_card_rates(sub, h)
     stabs = tuple(compile_tables(subs[k]).as_tuple() if k in subs else tables.as_tuple()
-                  for k in range(n + 1))
+                  for k in range(MAX_PLAYERS + 1))
     return subs, SP, stabs
 
 
