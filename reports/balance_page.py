@@ -5,12 +5,13 @@ the skill index, and one rule change compared on the same deals.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
+
+from simulate.balance import fmt_num, fmt_signed
 
 from . import balance_charts as bc
 from .site import Col, GameReport, _downloads, _figure, _int, _page, _slug, _table, esc
@@ -32,20 +33,7 @@ class BalanceReport:
     canonical_b: str = ""
 
 
-def _fmt(x: Any) -> str:
-    try:
-        f = float(x)
-    except (TypeError, ValueError):
-        return "–"
-    if not math.isfinite(f):
-        return "–"
-    a = abs(f)
-    return f"{f:.1f}" if a >= 100 else f"{f:.2f}" if a >= 10 else f"{f:.4f}"
-
-
-def _signed(x: Any) -> str:
-    s = _fmt(x)
-    return s if s.startswith("-") or s == "–" else "+" + s
+_fmt, _signed = fmt_num, fmt_signed    # the CLI's number format, in tables too
 
 
 METRIC_COLS: list[Col] = [

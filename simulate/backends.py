@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor
 from concurrent.futures import wait as wait_futures
 from dataclasses import dataclass, field
@@ -119,12 +119,7 @@ class JobSpec:
         v = self.variant.load()
         job = make_job(v, self.hand_size, self.hands, self.seed, list(self.play),
                        list(self.bid), self.trump, dict(self.fixed), self.round_index)
-        got = tables_digest(job)
-        if self.digest and got != self.digest:
-            raise BidlabInputError(
-                f"{v.canonical}: this process compiles different rule tables ({got[:12]}) than "
-                f"the run expects ({self.digest[:12]}); every machine needs the same bidlab "
-                "version and trained bid tables")
+        check_digest(v, tables_digest(job), self.digest)
         return job
 
     @property
@@ -139,31 +134,53 @@ class JobSpec:
 def tables_digest(job: Job) -> str:
     """SHA-256 of every table the kernel reads for this job's hand size."""
     t, h = job.tables, job.config.hand_size
+    # other hand sizes of the card rates are filled lazily and never read by this job
+    return digest_arrays(a[h] if a is t.card_rate else a for a in [t.P, *t.as_tuple()])
+
+
+def digest_arrays(arrays: Iterable[np.ndarray]) -> str:
+    """SHA-256 of arrays with their order, dtypes and shapes: a set of tables' fingerprint."""
     sha = hashlib.sha256()
-    arrays = [t.P, *t.as_tuple()]
     for k, a in enumerate(arrays):
-        if a is t.card_rate:
-            a = a[h]        # other hand sizes are filled lazily and never read by this job
         a = np.ascontiguousarray(a)
         sha.update(f"{k}:{a.dtype.str}:{a.shape};".encode())
         sha.update(a.tobytes())
     return sha.hexdigest()
 
 
-# One Job per spec and process: building one compiles tables (and may calibrate), so a
-# worker does it once for all the chunks it runs.
-_JOBS: dict[JobSpec, Job] = {}
-_JOBS_LOCK = threading.Lock()
+def check_digest(v: Variant, got: str, want: str) -> None:
+    """A worker that compiled other tables than the client must not merge its numbers."""
+    if want and got != want:
+        raise BidlabInputError(
+            f"{v.canonical}: this process compiles different rule tables ({got[:12]}) than "
+            f"the run expects ({want[:12]}); every machine needs the same bidlab "
+            "version and trained bid tables")
+
+
+class BuiltOnce:
+    """One object per spec and process: building a job compiles tables (and may calibrate),
+    so a worker does it once for all the chunks it runs."""
+
+    def __init__(self, limit: int) -> None:
+        self._built: dict[Any, Any] = {}
+        self._lock = threading.Lock()
+        self._limit = limit
+
+    def get(self, spec: Any) -> Any:
+        with self._lock:
+            built = self._built.get(spec)
+            if built is None:
+                if len(self._built) >= self._limit:
+                    self._built.clear()
+                built = self._built[spec] = spec.build()
+            return built
+
+
+_JOBS = BuiltOnce(16)
 
 
 def job_for(spec: JobSpec) -> Job:
-    with _JOBS_LOCK:
-        job = _JOBS.get(spec)
-        if job is None:
-            if len(_JOBS) > 16:
-                _JOBS.clear()
-            job = _JOBS[spec] = spec.build()
-        return job
+    return _JOBS.get(spec)
 
 
 @dataclass(frozen=True)

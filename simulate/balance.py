@@ -289,15 +289,20 @@ def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
     return c - h, c + h
 
 
-def _num(x: float) -> str:
+def fmt_num(x: Any) -> str:
+    """Four significant-looking decimals for small numbers, fewer for big ones; — for none."""
+    try:
+        x = float(x)
+    except (TypeError, ValueError):
+        return "—"
     if not math.isfinite(x):
         return "—"
     a = abs(x)
     return f"{x:.1f}" if a >= 100 else f"{x:.2f}" if a >= 10 else f"{x:.4f}"
 
 
-def _signed(x: float) -> str:
-    s = _num(x)
+def fmt_signed(x: Any) -> str:
+    s = fmt_num(x)
     return s if s.startswith("-") or s == "—" else "+" + s
 
 
@@ -308,16 +313,16 @@ def format_metrics(df: pd.DataFrame, skill: dict[str, Any] | None = None) -> str
     for group, part in df.groupby("group", sort=False):
         lines.append(f"{group}")
         for r in part.itertuples():
-            fair = f"   chance {_num(r.fair)}" if r.fair is not None and \
+            fair = f"   chance {fmt_num(r.fair)}" if r.fair is not None and \
                 math.isfinite(r.fair) else ""
-            lines.append(f"  {r.label:<{width}} {_num(r.value):>9}  "
-                         f"[{_num(r.lo)}, {_num(r.hi)}]{fair}")
+            lines.append(f"  {r.label:<{width}} {fmt_num(r.value):>9}  "
+                         f"[{fmt_num(r.lo)}, {fmt_num(r.hi)}]{fair}")
     if skill is not None:
         lines.append("skill")
         lines.append(f"  {'one ' + skill['strong'] + ' vs ' + skill['weak']:<{width}} "
-                     f"{_num(skill['skill']):>9}  [{_num(skill['skill_lo'])}, "
-                     f"{_num(skill['skill_hi'])}]   win share {_num(skill['win_share'])} vs "
-                     f"chance {_num(skill['fair'])} (×{skill['ratio']:.2f})")
+                     f"{fmt_num(skill['skill']):>9}  [{fmt_num(skill['skill_lo'])}, "
+                     f"{fmt_num(skill['skill_hi'])}]   win share {fmt_num(skill['win_share'])} vs "
+                     f"chance {fmt_num(skill['fair'])} (×{skill['ratio']:.2f})")
     return "\n".join(lines)
 
 
@@ -330,7 +335,7 @@ def format_paired(df: pd.DataFrame) -> str:
         lines.append(f"{group}")
         for r in part.itertuples():
             mark = " *" if r.significant else ""
-            lines.append(f"  {r.label:<{width}} {_num(r.a):>9} {_num(r.b):>9} "
-                         f"{_signed(r.diff):>9}  [{_signed(r.lo)}, {_signed(r.hi)}]{mark}")
+            lines.append(f"  {r.label:<{width}} {fmt_num(r.a):>9} {fmt_num(r.b):>9} "
+                         f"{fmt_signed(r.diff):>9}  [{fmt_signed(r.lo)}, {fmt_signed(r.hi)}]{mark}")
     lines.append("* the 95% CI of the paired difference excludes 0")
     return "\n".join(lines)

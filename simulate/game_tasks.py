@@ -9,15 +9,12 @@ along (never pickled), so local threads rebuild nothing.
 
 from __future__ import annotations
 
-import hashlib
-import threading
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from .backends import VariantSpec
-from .errors import BidlabInputError
+from .backends import BuiltOnce, VariantSpec, check_digest, digest_arrays
 from .games import GameJob, make_game_job
 from .kernel import game as K
 
@@ -40,48 +37,29 @@ class GameSpec:
     def build(self) -> GameJob:
         v = self.variant.load()
         job = make_game_job(v, self.games, self.seed, list(self.policies), list(self.stars))
-        got = game_digest(job)
-        if self.digest and got != self.digest:
-            raise BidlabInputError(
-                f"{v.canonical}: this process compiles different rule tables ({got[:12]}) than "
-                f"the run expects ({self.digest[:12]}); every machine needs the same bidlab "
-                "version and trained bid tables")
+        check_digest(v, game_digest(job), self.digest)
         return job
 
 
 def game_digest(job: GameJob) -> str:
     """SHA-256 of every table the game kernel reads (hand sizes of this game only)."""
     sizes = sorted(set(job.v.schedule) | set(range(1, job.max_size + 1)))
-    sha = hashlib.sha256()
-    groups = [(job.tables, job.tables.as_tuple())] + \
-        [(None, t) for k, t in enumerate(job.stabs) if k in job.subs]
     arrays: list[np.ndarray] = [job.tables.P, job.G, job.sched, job.con_rounds, job.specials,
                                 job.SP]
-    for _, tup in groups:
+    for tup in [job.tables.as_tuple()] + [t for k, t in enumerate(job.stabs) if k in job.subs]:
         for a in tup:
             if a.ndim == 3 and a.dtype == np.float64:
                 # per-hand-size weights (card rates are filled lazily): this game's sizes
                 a = a[[h for h in sizes if h < a.shape[0]]]
             arrays.append(a)
-    for k, a in enumerate(arrays):
-        a = np.ascontiguousarray(a)
-        sha.update(f"{k}:{a.dtype.str}:{a.shape};".encode())
-        sha.update(a.tobytes())
-    return sha.hexdigest()
+    return digest_arrays(arrays)
 
 
-_JOBS: dict[GameSpec, GameJob] = {}
-_LOCK = threading.Lock()
+_JOBS = BuiltOnce(64)
 
 
 def _job_for(spec: GameSpec) -> GameJob:
-    with _LOCK:
-        job = _JOBS.get(spec)
-        if job is None:
-            if len(_JOBS) > 64:
-                _JOBS.clear()
-            job = _JOBS[spec] = spec.build()
-        return job
+    return _JOBS.get(spec)
 
 
 @dataclass(frozen=True)
