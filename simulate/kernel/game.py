@@ -198,8 +198,8 @@ def play_game(P, tabs, SP, stabs, G, sched, con_rounds, specials, seed, gidx, pl
         voided = hout[H_VOIDED] == 1
         maker = hout[H_MAKER]
         row[C_HANDS] += 1
-        if constrained and not voided and P[L.FORM] == L.FORM_SEQUENTIAL and \
-                P[L.CONSTRAINT] != L.CON_NONE:
+        if constrained and not voided and not tied_round and \
+                P[L.FORM] == L.FORM_SEQUENTIAL and P[L.CONSTRAINT] != L.CON_NONE:
             row[C_CONSTRAINED] += 1
             row[C_FORCED] += _forced(P, tabs, hands0, sout, h, hout[H_TRUMP], bp, rs_own)
         if voided:
