@@ -116,7 +116,7 @@ def example_hands(frame: pd.DataFrame, values: pd.DataFrame, v: sim.Variant
 
 
 def _balance(v: sim.Variant, seed: int, play: str, bid: str, games: int,
-             workers: int | None, bar: Any) -> Any:
+             workers: int | None) -> Any:
     """Whole games for the Balance page: metrics, accuracy, lengths, skill index and the
     game's designer question compared on the same deals."""
     from simulate.compare import compare_games, skill_index
@@ -263,7 +263,7 @@ def build_report(games: Sequence[str] = (), players: int | None = None,
                     if bar:
                         bar.set_description(f"{v.name} whole games")
                     game["balance"] = _write_balance(folder, _balance(
-                        v, seed, play, bid, balance_games, workers, bar))
+                        v, seed, play, bid, balance_games, workers))
                 manifest["games"].append(game)
             manifest["seconds"] = round(time.perf_counter() - started, 1)
             (staging / MANIFEST).write_text(json.dumps(manifest, indent=2, default=str))

@@ -278,7 +278,7 @@ def _sub_tables(v: Variant, tables: RuleTables, bid_ids: np.ndarray
     tables (the kernel needs one type for every slot)."""
     n = v.players
     subs: dict[int, Variant] = {}
-    if G_tied_only(v):
+    if _tied_only(v):
         from .variant import load_variant
 
         lo = v.player_range[0]
@@ -298,7 +298,7 @@ def _sub_tables(v: Variant, tables: RuleTables, bid_ids: np.ndarray
     return subs, SP, stabs
 
 
-def G_tied_only(v: Variant) -> bool:
+def _tied_only(v: Variant) -> bool:
     return v.rule("end.tiebreak", "none") == "river" and not v.teams and \
         v.rule("end.tiebreak_participants", "all") == "tied_only"
 

@@ -36,6 +36,7 @@ import numpy as np
 
 from .atomic import write_atomically
 from .backends import Backend, ChunkTask, JobSpec, VariantSpec
+from .backends import digest_arrays as arrays_checksum
 from .errors import BidlabInputError
 
 FORMAT = "bidlab-run"
@@ -112,15 +113,6 @@ def spec_from_manifest(manifest: dict[str, Any], folder: Path) -> JobSpec:
 
 
 # ----- chunk files ------------------------------------------------------------------------------
-
-def arrays_checksum(arrays: tuple[np.ndarray, ...] | list[np.ndarray]) -> str:
-    sha = hashlib.sha256()
-    for k, a in enumerate(arrays):
-        a = np.ascontiguousarray(a)
-        sha.update(f"{k}:{a.dtype.str}:{a.shape};".encode())
-        sha.update(a.tobytes())
-    return sha.hexdigest()
-
 
 def chunk_name(i: int) -> str:
     return f"chunk-{i:06d}.npz"

@@ -107,19 +107,24 @@ def test_safety_cap_and_thrown_in_hands_replay_identically() -> None:
 
 
 def test_replay_catches_a_tampered_game() -> None:
-    v = sim.load_variant("horseshoes", stars=True)
-    job = make_game_job(v, 1, 3, "random+random", 1)
-    row, records = job.trace(0)
-    stars = [i for i, d in enumerate(records[0].decisions) if d[0] == "spend_star"]
     from simulate.reference.engine import replay_game
 
+    v = sim.load_variant("horseshoes", stars=True)
+    job = make_game_job(v, 1, 3, "precision+heuristic", 1)   # spends a star on any loss
+    _, records = job.trace(0)
     assert replay_game(v, records)[1] == []
-    records[-1].scores[0] += 1
+    records[-1].scores[0] += 1                       # a hand's score
     assert replay_game(v, records)[1]
-    row, records = job.trace(0)
-    records.pop()
+    _, records = job.trace(0)
+    records.pop()                                    # a hand missing at the end
     assert replay_game(v, records)[1]
-    del stars
+    _, records = job.trace(0)
+    spent = [(r, i) for r in records for i, d in enumerate(r.decisions) if d[0] == "spend_star"]
+    assert spent, "the game should hold a star decision"
+    r, i = spent[0]
+    kind, seat, value = r.decisions[i]
+    r.decisions[i] = (kind, seat, not value)         # a star decision flipped
+    assert replay_game(v, records)[1]
 
 
 def test_same_seed_same_games_for_any_chunking_and_threads() -> None:
