@@ -18,7 +18,7 @@ import time
 import numpy as np
 
 import simulate as sim
-from simulate.backends import DaskBackend
+from simulate.runner.backends import DaskBackend
 
 
 def timed(fn) -> float:

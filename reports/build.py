@@ -25,11 +25,10 @@ from typing import Any
 import pandas as pd
 
 import simulate as sim
-from simulate import policies
+from reports.analysis.card_values import card_values
+from reports.analysis.tables import expected_tricks_table, seat_summary, write_table
 from simulate.errors import BidlabInputError
-
-from .card_values import card_values
-from .tables import expected_tricks_table, seat_summary, write_table
+from simulate.tables import policies
 
 CARD_VALUE_ROWS = 2_000_000
 BALANCE_GAMES = 100_000
@@ -119,10 +118,9 @@ def _balance(v: sim.Variant, seed: int, play: str, bid: str, games: int,
              workers: int | None) -> Any:
     """Whole games for the Balance page: metrics, accuracy, lengths, skill index and the
     game's designer question compared on the same deals."""
-    from simulate.compare import compare_games, skill_index
-    from simulate.games import simulate_games
-
-    from .balance_page import BalanceReport
+    from reports.html.balance import BalanceReport
+    from simulate.games.compare import compare_games, skill_index
+    from simulate.games.simulate import simulate_games
 
     pol = f"{play}+{bid}"
     res = simulate_games(v, games, seed=seed, policies=pol, workers=workers)
@@ -165,7 +163,7 @@ def _write_balance(folder: Path, b: Any) -> dict[str, Any]:
 
 
 def _read_balance(folder: Path, entry: dict[str, Any] | None) -> Any:
-    from .balance_page import BalanceReport
+    from reports.html.balance import BalanceReport
 
     if not entry:
         return None
@@ -292,7 +290,7 @@ def _ensure(path: Path) -> Path:
 
 def _render(out: Path, data_dir: Path, manifest: dict[str, Any],
             echo: Callable[[str], None]) -> Path:
-    from .site import GameReport, SizeReport, build_site
+    from reports.html.site import GameReport, SizeReport, build_site
 
     games = []
     for game in manifest["games"]:

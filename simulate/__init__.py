@@ -1,12 +1,12 @@
 """bidlab: Monte Carlo bidding analysis for precision-bidding trick-taking games."""
 
-from .errors import BidlabInputError
-from .variant import Variant, load_variant, shipped_variants
+from simulate.errors import BidlabInputError
+from simulate.rules.variant import Variant, load_variant, shipped_variants
 
 
 def simulate_hands(*args, **kwargs):  # type: ignore[no-untyped-def]
     """See simulate.run.simulate_hands (imported lazily: numba loads only when needed)."""
-    from .run import simulate_hands as run
+    from simulate.hands.simulate import simulate_hands as run
 
     return run(*args, **kwargs)
 
@@ -16,14 +16,14 @@ simulate_hands.__doc__ = "Deal and play hands with fixed policies; see simulate.
 
 def bid_odds(*args, **kwargs):  # type: ignore[no-untyped-def]
     """Every legal bid for a fixed hand on common deals; see simulate.odds.bid_odds."""
-    from .odds import bid_odds as run
+    from simulate.hands.odds import bid_odds as run
 
     return run(*args, **kwargs)
 
 
 def simulate_games(*args, **kwargs):  # type: ignore[no-untyped-def]
     """Whole games with balance metrics; see simulate.games.simulate_games."""
-    from .games import simulate_games as run
+    from simulate.games.simulate import simulate_games as run
 
     return run(*args, **kwargs)
 
@@ -31,7 +31,7 @@ def simulate_games(*args, **kwargs):  # type: ignore[no-untyped-def]
 def compare_games(*args, **kwargs):  # type: ignore[no-untyped-def]
     """Two configurations on the same deals, paired differences; see
     simulate.compare.compare_games."""
-    from .compare import compare_games as run
+    from simulate.games.compare import compare_games as run
 
     return run(*args, **kwargs)
 

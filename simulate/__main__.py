@@ -1,5 +1,5 @@
 """`python -m simulate ...` is the same as `bidlab ...`."""
 
-from .cli import main
+from simulate.cli.main import main
 
 main()

@@ -76,7 +76,7 @@ def _kernel_row(name: str, game: str, players: int, hand_size: int, policy: str,
                 hands: int, repeats: int, target: float | None, **options: Any) -> Row:
     """policy: one name for play and bid, or PLAY+BID."""
     import simulate as sim
-    from simulate.run import simulate_hands
+    from simulate.hands.simulate import simulate_hands
 
     play, _, bid = policy.partition("+")
     bid = bid or play
@@ -98,7 +98,7 @@ def _deal_row(repeats: int) -> Row:
 
     import simulate as sim
     from simulate.kernel.deal import run_deals
-    from simulate.tables import compile_tables
+    from simulate.tables.compile import compile_tables
 
     v = sim.load_variant("oh_hell", players=4)
     P = compile_tables(v).P
@@ -125,7 +125,7 @@ def _odds_rows(repeats: int) -> list[Row]:
     """Seconds for bid odds over ODDS_SAMPLES deals, every bid evaluated (racing, and
     exhaustive for comparison); sequential games also with the earlier bid given."""
     import simulate as sim
-    from simulate.run import simulate_hands
+    from simulate.hands.simulate import simulate_hands
 
     rows = []
     for game, hand, seat, trump in ODDS_CASES:
@@ -164,7 +164,7 @@ def _games_rows(repeats: int) -> list[Row]:
     """Seconds for whole 4-player games with precision+table, summary kept, 2 threads
     (target: 100,000 Kings and Fools games in 10 s)."""
     import simulate as sim
-    from simulate.games import simulate_games
+    from simulate.games.simulate import simulate_games
 
     rows = []
     for game, games in GAMES_CASES:

@@ -13,10 +13,10 @@ import pytest
 from _support import load
 
 import simulate as sim
-from simulate.cards import Card, Deck, parse_card
-from simulate.expr import compile_expression, evaluate
 from simulate.reference.engine import deal
-from simulate.variant import VARIANTS_DIR
+from simulate.rules.cards import Card, Deck, parse_card
+from simulate.rules.expr import compile_expression, evaluate
+from simulate.rules.variant import VARIANTS_DIR
 
 
 def raises_naming(fn, *needles: str) -> str:

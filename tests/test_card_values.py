@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 
 import simulate as sim
-from reports.card_values import card_values
+from reports.analysis.card_values import card_values
 
 
 def test_values_add_up_to_the_mean_tricks_and_rank_sensibly() -> None:

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from simulate.cli import cli, main
+from simulate.cli.main import cli, main
 
 
 def test_simulate_prints_distribution_by_seat() -> None:

@@ -18,7 +18,7 @@ import pytest
 from _support import load
 
 import simulate as sim
-from simulate.rundir import chunk_name
+from simulate.runner.rundir import chunk_name
 
 CASES = [  # (game, players, hand size, play, bid): scoring events, specials, auction
     ("hyjack", 5, 6, "precision", "table"),
@@ -71,7 +71,7 @@ def dask_backend():
     distributed = pytest.importorskip("distributed")
     import logging
 
-    from simulate.backends import DaskBackend
+    from simulate.runner.backends import DaskBackend
 
     with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
                                   dashboard_address=":0", silence_logs=logging.ERROR) as cluster:
@@ -120,7 +120,7 @@ def uninterrupted():
     """The kill workload's printed table and summary arrays, run in one go."""
     from click.testing import CliRunner
 
-    from simulate.cli import cli
+    from simulate.cli.main import cli
 
     out = CliRunner().invoke(cli, ["simulate", *KILL_ARGS])
     assert out.exit_code == 0, out.output

@@ -13,7 +13,10 @@ import pytest
 from _support import load
 
 import simulate as sim
-from simulate.backends import (
+from simulate.cli.main import main
+from simulate.hands.simulate import make_job, records_arrays, summary_arrays
+from simulate.rules.variant import VARIANTS_DIR
+from simulate.runner.backends import (
     DaskBackend,
     JobSpec,
     LocalBackend,
@@ -21,9 +24,6 @@ from simulate.backends import (
     make_backend,
     tables_digest,
 )
-from simulate.cli import main
-from simulate.run import make_job, records_arrays, summary_arrays
-from simulate.variant import VARIANTS_DIR
 
 distributed = pytest.importorskip("distributed")
 
@@ -113,7 +113,7 @@ def test_chunk_task_pickles_without_the_job_and_rebuilds_the_same_tables():
     v = load("hoffer", 4)
     job = make_job(v, 5, 10_000, 3, "precision", "table", None, {2: "HIJO AS KS 9H 10D"}, None)
     spec = JobSpec.of(job, 1000, "summary")
-    from simulate.backends import ChunkTask
+    from simulate.runner.backends import ChunkTask
 
     task = ChunkTask(spec, job)
     blob = pickle.dumps(task)

@@ -11,12 +11,12 @@ import numpy as np
 import pytest
 
 import simulate as sim
-from simulate.backends import DaskBackend, LocalBackend
-from simulate.compare import compare_games, skill_index
 from simulate.errors import BidlabInputError
-from simulate.game_tasks import GameSpec, GameTask
-from simulate.games import make_game_job, simulate_games
-from simulate.variant import VARIANTS_DIR
+from simulate.games.compare import compare_games, skill_index
+from simulate.games.simulate import make_game_job, simulate_games
+from simulate.games.tasks import GameSpec, GameTask
+from simulate.rules.variant import VARIANTS_DIR
+from simulate.runner.backends import DaskBackend, LocalBackend
 
 distributed = pytest.importorskip("distributed")
 
@@ -76,7 +76,7 @@ def test_a_worker_with_other_tables_refuses() -> None:
 
 
 def test_games_command_on_a_local_cluster(capsys: pytest.CaptureFixture[str]) -> None:
-    from simulate.cli import main
+    from simulate.cli.main import main
 
     def run(argv: list[str]) -> str:
         with pytest.raises(SystemExit) as done:

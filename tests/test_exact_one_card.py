@@ -18,8 +18,8 @@ import numpy as np
 import pytest
 
 import simulate as sim
-from simulate.cards import NT
-from simulate.exact import (
+from simulate.hands.simulate import simulate_hands
+from simulate.reference.exact import (
     exact_one_card_win_counts,
     exact_one_card_win_fractions,
     exact_one_card_win_probabilities,
@@ -28,8 +28,8 @@ from simulate.exact import (
     one_card_win_table,
     optimal_one_card_bid,
 )
-from simulate.reference import rules as R
-from simulate.run import simulate_hands
+from simulate.rules import play as R
+from simulate.rules.cards import NT
 
 Z = 3.29            # two-sided 99.9 % normal interval
 HANDS = 400_000

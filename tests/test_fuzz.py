@@ -20,8 +20,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import simulate as sim
-from simulate.cli import main
-from simulate.variant import VARIANTS_DIR
+from simulate.cli.main import main
+from simulate.rules.variant import VARIANTS_DIR
 
 GAMES = sim.shipped_variants()
 # BIDLAB_FUZZ_SCALE=20 for a longer, randomly seeded hunt than the fixed one CI runs
@@ -159,7 +159,7 @@ def mutated_variant(draw: st.DrawFn) -> tuple[str, bytes]:
 
 def _exercise(v: sim.Variant) -> None:
     """What loading promises: a variant that loads can be described and played."""
-    from simulate.cli import describe_rules
+    from simulate.cli.main import describe_rules
 
     describe_rules(v)
     h = min(v.schedule)
@@ -363,8 +363,8 @@ def test_cli_paths_that_cannot_work(args, tmp_path, monkeypatch):
 
 
 def test_loader_knows_the_kernels_event_limit():
-    from simulate.kernel.layout import MAX_EVENTS
-    from simulate.variant import MAX_EVENTS as LOADER_MAX_EVENTS
+    from simulate.rules.variant import MAX_EVENTS as LOADER_MAX_EVENTS
+    from simulate.tables.layout import MAX_EVENTS
 
     assert LOADER_MAX_EVENTS == MAX_EVENTS
 

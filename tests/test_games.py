@@ -13,11 +13,11 @@ import pytest
 from click.testing import CliRunner
 
 import simulate as sim
-from simulate.balance import metric_defs
-from simulate.cli import cli, main
-from simulate.compare import compare_games, skill_index
+from simulate.cli.main import cli, main
 from simulate.errors import BidlabInputError
-from simulate.games import Layout, make_game_job, simulate_games
+from simulate.games.compare import compare_games, skill_index
+from simulate.games.metrics import metric_defs
+from simulate.games.simulate import Layout, make_game_job, simulate_games
 from simulate.kernel import game as K
 
 POLICIES = ["random+random", "greedy+greedy", "precision+heuristic"]
@@ -290,7 +290,7 @@ def test_games_and_compare_commands(capsys: pytest.CaptureFixture[str]) -> None:
 def test_compare_train_trains_only_what_lacks_a_table(monkeypatch: pytest.MonkeyPatch) -> None:
     """--train trains configurations without a trained table (not the shipped defaults, not
     auctions) and then compares with precision+table."""
-    import simulate.train as train_mod
+    import simulate.hands.train as train_mod
 
     trained: list[str] = []
     monkeypatch.setattr(train_mod, "train", lambda v, **kw: trained.append(v.canonical))

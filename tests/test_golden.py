@@ -25,13 +25,7 @@ import pytest
 from _support import policies_for, record_from_json, record_to_json
 
 import simulate as sim
-from simulate.reference.engine import (
-    SPEND_STAR,
-    ScriptedPolicy,
-    play_game,
-    play_hand,
-    replay_hand,
-)
+from simulate.reference.engine import SPEND_STAR, ScriptedPolicy, play_game, play_hand, replay_hand
 
 GOLDEN_DIR = Path(__file__).with_name("golden")
 

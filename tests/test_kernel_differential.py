@@ -16,8 +16,8 @@ import pytest
 from scipy.stats import chi2_contingency
 
 import simulate as sim
+from simulate.hands.simulate import simulate_hands
 from simulate.reference.engine import RandomPolicy, replay_hand, simulate_hand
-from simulate.run import simulate_hands
 
 HANDS_PER_CONFIG = 10_000
 POLICY_PAIRS = [("random", "random"), ("greedy", "greedy"), ("precision", "heuristic")]
@@ -210,7 +210,7 @@ def test_score_distribution_same_in_both_modes() -> None:
 
 
 def test_run_local_reduces_in_chunk_order_with_bounded_memory() -> None:
-    from simulate.run import run_local
+    from simulate.hands.simulate import run_local
 
     seen: list[int] = []
     in_flight = {"now": 0, "max": 0}

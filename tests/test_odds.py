@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import simulate as sim
-from simulate.cli import main
+from simulate.cli.main import main
 
 CASES = [
     ("hoffer", 4, "HIJO AS KS 9H 10D", 2, "S", None),
@@ -86,9 +86,9 @@ def _per_bid_runs(v: sim.Variant, hand: str, seat: int, samples: int, seed: int)
     """Each bid played on its own through the ordinary hand kernel (forced bid)."""
     import dataclasses
 
-    from simulate.kernel import layout as L
+    from simulate.hands.simulate import make_job, records_arrays
     from simulate.kernel.hand import H_OVERRIDDEN, S_SCORE, S_TRICKS
-    from simulate.run import make_job, records_arrays
+    from simulate.tables import layout as L
 
     h = len(hand.split())
     base = make_job(v, h, samples, seed, "precision", "table", None, {seat: hand}, None)

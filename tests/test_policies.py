@@ -6,12 +6,12 @@ import numpy as np
 import pytest
 
 import simulate as sim
-from simulate.kernel import layout as L
+from simulate.hands.simulate import simulate_hands
 from simulate.kernel.policies import choose_bid, choose_discard, precision_play
 from simulate.kernel.rng import seed_stream
 from simulate.kernel.trick import TS_SIZE, legal_mask, trick_add, trick_reset
-from simulate.run import simulate_hands
-from simulate.tables import compile_tables
+from simulate.tables import layout as L
+from simulate.tables.compile import compile_tables
 
 ZERO = np.uint64(0)
 

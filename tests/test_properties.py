@@ -36,8 +36,8 @@ from _support import (
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simulate.reference import rules as R
 from simulate.reference.engine import play_game, replay_hand, simulate_hand
+from simulate.rules import play as R
 
 BASE = [(name, n, {}) for name, counts in GAMES.items() for n in counts]
 OPTIONS = [

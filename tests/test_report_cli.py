@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from simulate.cli import cli, main
+from simulate.cli.main import cli, main
 
 
 def test_small_report_and_render_only(tmp_path: Path) -> None:

@@ -11,12 +11,13 @@ import pandas as pd
 import pytest
 
 import simulate as sim
-from reports import charts, site
-from reports.card_values import card_values
-from reports.site import GameReport, SizeReport, build_site
-from reports.tables import expected_tricks_table, seat_summary
-from simulate.odds import bid_odds
-from simulate.policies import BID, PLAY
+from reports.analysis.card_values import card_values
+from reports.analysis.tables import expected_tricks_table, seat_summary
+from reports.charts import hands as charts
+from reports.html import site
+from reports.html.site import GameReport, SizeReport, build_site
+from simulate.hands.odds import bid_odds
+from simulate.tables.policies import BID, PLAY
 
 HANDS = 3000
 

@@ -9,15 +9,10 @@ import pandas as pd
 import pytest
 
 import simulate as sim
-from reports.classes import FEATURES, add_features, top_cards
-from reports.tables import (
-    counterfactual_scores,
-    expected_tricks_table,
-    seat_summary,
-    write_table,
-)
+from reports.analysis.classes import FEATURES, add_features, top_cards
+from reports.analysis.tables import counterfactual_scores, expected_tricks_table, seat_summary, write_table
 from simulate.errors import BidlabInputError
-from simulate.tables import compile_tables
+from simulate.tables.compile import compile_tables
 
 HANDS = 1500
 

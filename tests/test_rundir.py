@@ -14,16 +14,10 @@ import pytest
 from _support import load
 
 import simulate as sim
-from simulate.backends import LocalBackend
-from simulate.cli import main
-from simulate.rundir import (
-    MANIFEST,
-    RunDir,
-    RunInterrupted,
-    StopFlag,
-    chunk_name,
-)
-from simulate.variant import VARIANTS_DIR
+from simulate.cli.main import main
+from simulate.rules.variant import VARIANTS_DIR
+from simulate.runner.backends import LocalBackend
+from simulate.runner.rundir import MANIFEST, RunDir, RunInterrupted, StopFlag, chunk_name
 
 GAME, PLAYERS, H, HANDS, CHUNK = "kings_and_fools", 3, 4, 5_000, 700     # 8 chunks
 
@@ -110,7 +104,7 @@ def _other_config(d):
 
 def _wrong_shape(d):
     d["a0"] = d["a0"][:1]
-    from simulate.rundir import arrays_checksum
+    from simulate.runner.rundir import arrays_checksum
 
     d["checksum"] = np.array(arrays_checksum([d[f"a{k}"] for k in range(9)]))
 
@@ -251,7 +245,7 @@ def test_edited_variant_file_is_kept_in_the_run_dir(tmp_path):
 def _cli(args: list[str], status: int = 0) -> str:
     from click.testing import CliRunner
 
-    from simulate.cli import cli
+    from simulate.cli.main import cli
 
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == status, (result.output, result.exception)
@@ -333,7 +327,7 @@ def test_cli_run_dir_of_another_run(tmp_path, capsys):
 
 
 def test_signal_flag_outside_main_thread_is_harmless():
-    from simulate.rundir import stop_on_signals
+    from simulate.runner.rundir import stop_on_signals
 
     seen = []
 

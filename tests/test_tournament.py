@@ -13,10 +13,9 @@ import pytest
 from click.testing import CliRunner
 
 import simulate as sim
-from simulate import policies
-from simulate.cli import cli, main
-from simulate.run import simulate_hands
-from simulate.tournament import (
+from simulate.cli.main import cli, main
+from simulate.hands.simulate import simulate_hands
+from simulate.hands.tournament import (
     Z95,
     _seat_arrays,
     allocate_hands,
@@ -26,6 +25,7 @@ from simulate.tournament import (
     run_tournament,
     seat_counts,
 )
+from simulate.tables import policies
 
 GG, RR = ("greedy", "greedy"), ("random", "random")
 

@@ -35,7 +35,6 @@ import pytest
 from _support import load
 
 import simulate as sim
-from simulate.reference import rules as R
 from simulate.reference.engine import (
     ALONE,
     AUCTION,
@@ -48,6 +47,7 @@ from simulate.reference.engine import (
     play_game,
     play_hand,
 )
+from simulate.rules import play as R
 
 VECTORS: list[str] = []
 

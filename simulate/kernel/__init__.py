@@ -13,8 +13,11 @@ import numba
 
 def _cache_dir() -> str:
     here = Path(__file__).parent
+    # the kernel's own modules and the constant modules it compiles in
+    sources = [*here.glob("*.py"), *(here.parent / "tables").glob("layout.py"),
+               *(here.parent / "rules").glob("codes.py")]
     digest = hashlib.sha256()
-    for path in sorted(here.glob("*.py")):
+    for path in sorted(sources):
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
     base = os.environ.get("BIDLAB_CACHE_DIR") or os.path.join(

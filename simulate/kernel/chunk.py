@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bits import lowest_bit_index
-from .hand import (
+from simulate.kernel.bits import lowest_bit_index
+from simulate.kernel.hand import (
     H_CONTRACT,
     H_MAKER,
     H_NDEC,

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from . import layout as L
-from .rng import below, seed_stream
+from simulate.kernel.rng import below, seed_stream
+from simulate.tables import layout as L
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)

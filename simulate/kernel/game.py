@@ -17,8 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from . import layout as L
-from .hand import (
+from simulate.kernel.hand import (
     H_ALONE,
     H_CONTRACT,
     H_MAKER,
@@ -33,7 +32,8 @@ from .hand import (
     S_TRICKS,
     run_hand,
 )
-from .policies import choose_bid
+from simulate.kernel.policies import choose_bid
+from simulate.tables import layout as L
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)

@@ -10,10 +10,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from . import layout as L
-from .bits import popcount
-from .deal import _draw, deal_cards
-from .policies import (
+from simulate.kernel.bits import popcount
+from simulate.kernel.deal import _draw, deal_cards
+from simulate.kernel.policies import (
     choose_auction,
     choose_bid,
     choose_discard,
@@ -23,8 +22,9 @@ from .policies import (
     hand_weight,
     precision_play,
 )
-from .rng import seed_stream
-from .trick import TS_CARD0, TS_SIZE, legal_mask, trick_add, trick_reset, trick_winner
+from simulate.kernel.rng import seed_stream
+from simulate.kernel.trick import TS_CARD0, TS_SIZE, legal_mask, trick_add, trick_reset, trick_winner
+from simulate.tables import layout as L
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)

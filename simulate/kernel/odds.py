@@ -12,8 +12,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from . import layout as L
-from .hand import H_OVERRIDDEN, S_BID, S_SCORE, S_TRICKS, run_hand
+from simulate.kernel.hand import H_OVERRIDDEN, S_BID, S_SCORE, S_TRICKS, run_hand
+from simulate.tables import layout as L
 
 
 @njit(cache=True, nogil=True, _nrt=False, error_model="numpy")

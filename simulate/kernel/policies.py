@@ -11,8 +11,19 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bits import lowest_bit_index, lowest_bit_index_reversed, nth_set_bit, popcount
-from .layout import (
+from simulate.kernel.bits import lowest_bit_index, lowest_bit_index_reversed, nth_set_bit, popcount
+from simulate.kernel.rng import below
+from simulate.kernel.trick import (
+    TS_ALWAYS,
+    TS_BEST,
+    TS_BEST_CARD,
+    TS_COUNT,
+    TS_FOOL,
+    TS_LAST,
+    TS_LEAD_MECH,
+    would_win,
+)
+from simulate.tables.layout import (
     ACE_CHOICE,
     BID_HEURISTIC,
     BID_RANDOM,
@@ -25,17 +36,6 @@ from .layout import (
     N_TRUMP_CHOICES,
     PLAY_GREEDY,
     TRUMP_CHOICE0,
-)
-from .rng import below
-from .trick import (
-    TS_ALWAYS,
-    TS_BEST,
-    TS_BEST_CARD,
-    TS_COUNT,
-    TS_FOOL,
-    TS_LAST,
-    TS_LEAD_MECH,
-    would_win,
 )
 
 ONE = np.uint64(1)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .layout import M_ALWAYS, M_FOOL, M_IF_LED, M_LAST
+from simulate.tables.layout import M_ALWAYS, M_FOOL, M_IF_LED, M_LAST
 
 TS_COUNT, TS_LEAD_MECH, TS_LS, TS_BEST, TS_BEST_CLASS, TS_BEST_POW, TS_BEST_CARD, \
     TS_LAST, TS_ALWAYS, TS_FOOL = range(10)

@@ -13,10 +13,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from ..cards import NT, TRUMP_NAMES
-from ..errors import BidlabInputError
-from ..variant import Variant
-from . import rules
+from simulate.errors import BidlabInputError
+from simulate.rules import play as rules
+from simulate.rules.cards import NT, TRUMP_NAMES
+from simulate.rules.variant import Variant
 
 # Decision kinds, in the order a hand asks for them.
 TRUMP, BID, AUCTION, DISCARD, ALONE, DEFEND_ALONE, PLAY, SPEND_STAR = (
@@ -556,7 +556,7 @@ def _tied_round(v: Variant, policies: Sequence[Policy], rng: random.Random, turn
     dealer's left, and the last of them deals this smaller hand. The hand's record holds
     only their seats, so it replays with the same game loaded for len(tied) players.
     """
-    from ..variant import load_variant
+    from simulate.rules.variant import load_variant
 
     n = v.players
     dealer = turn % n

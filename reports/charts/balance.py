@@ -1,0 +1,151 @@
+"""Charts of the Balance page: seat bars, game lengths, bid accuracy by position and hand
+size, and paired differences with error bars. Same palette and conventions as
+reports.charts (seat colours, 95% error bars, PNG + SVG written atomically).
+
+Seats here are absolute seats of a whole game: 0 sits on the first dealer's left, the last
+seat is the first dealer (hatched).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from reports.charts.hands import ERR, OKABE_ITO, _empty, _save, plt, seat_colour
+
+
+def _game_seat_label(seat: int, players: int) -> str:
+    if seat == players - 1:
+        return f"{seat} (first dealer)"
+    if seat == 0:
+        return "0 (first dealer's left)"
+    return str(seat)
+
+
+def seat_metric_chart(metrics: pd.DataFrame | None, prefix: str, stem: str | os.PathLike[str],
+                      players: int, ylabel: str, title: str) -> list[Path]:
+    """Bars of one per-seat metric (rows `prefix[s]` of GameResults.metrics) with 95% CIs and
+    the value chance gives, if any, as a dashed line."""
+    if _empty(metrics):
+        return []
+    rows = metrics[metrics.metric.str.startswith(prefix + "[")].copy()
+    if rows.empty:
+        return []
+    seats = rows.seat.astype(int).to_numpy()
+    value = rows.value.to_numpy(float)
+    err = np.nan_to_num(np.vstack([value - rows.lo.to_numpy(float),
+                                   rows.hi.to_numpy(float) - value]))
+    fig, ax = plt.subplots(figsize=(max(5.0, 1.1 * len(seats) + 2), 3.6))
+    x = np.arange(len(seats))
+    bars = ax.bar(x, value, color=[seat_colour(s) for s in seats], yerr=err, **ERR)
+    for bar, s in zip(bars, seats, strict=True):
+        if s == players - 1:
+            bar.set_hatch("//")
+            bar.set_edgecolor("white")
+    fair = rows.fair.dropna()
+    if len(fair):
+        ax.axhline(float(fair.iloc[0]), color="#555555", linestyle="--", linewidth=1,
+                   label=f"chance {float(fair.iloc[0]):.3f}")
+        ax.legend(frameon=False, fontsize=8, loc="lower right")
+        lo = min(float(rows.lo.min()), float(fair.iloc[0]))
+        hi = max(float(rows.hi.max()), float(fair.iloc[0]))
+        pad = (hi - lo) * 0.6 + 1e-9
+        ax.set_ylim(max(0.0, lo - pad), hi + pad)
+    ax.set_xticks(x, [_game_seat_label(s, players) for s in seats])
+    ax.set_xlabel("seat (0 = first dealer's left)")
+    ax.set_ylabel(ylabel)
+    ax.grid(axis="y", alpha=0.3)
+    ax.set_title(title)
+    return _save(fig, stem)
+
+
+def length_chart(lengths: pd.DataFrame | None, stem: str | os.PathLike[str],
+                 title: str = "Game length") -> list[Path]:
+    """Share of games by number of hands played."""
+    if _empty(lengths) or len(lengths) < 2:
+        return []      # a fixed schedule: every game lasts as long
+    total = float(lengths.games.sum())
+    fig, ax = plt.subplots(figsize=(6.4, 3.4))
+    ax.bar(lengths.hands, lengths.games / total, color=OKABE_ITO["blue"], width=0.85)
+    mean = float((lengths.hands * lengths.games).sum() / total)
+    ax.axvline(mean, color=OKABE_ITO["vermillion"], linestyle="--", linewidth=1.2,
+               label=f"mean {mean:.2f} hands")
+    ax.legend(frameon=False, fontsize=8)
+    ax.set_xlabel("hands in the game")
+    ax.set_ylabel("share of games")
+    ax.grid(axis="y", alpha=0.3)
+    ax.set_title(title)
+    return _save(fig, stem)
+
+
+def accuracy_chart(accuracy: pd.DataFrame | None, stem: str | os.PathLike[str], players: int,
+                   title: str = "Bid accuracy by position and hand size",
+                   ylabel: str = "share of hands bid exactly") -> list[Path]:
+    """Exact-bid rate (made rate for contracts) by hand size, one line per position from the
+    dealer (GameResults.accuracy(by="position")), with 95% intervals."""
+    if _empty(accuracy) or "position" not in accuracy.columns:
+        return []
+    fig, ax = plt.subplots(figsize=(6.8, 3.8))
+    if accuracy.hand_size.nunique() == 1:
+        # one hand size (a constant deal): bars by position
+        part = accuracy.sort_values("position")
+        pos = part.position.astype(int).to_numpy()
+        ax.bar(np.arange(len(pos)), part.rate, color=[seat_colour(p) for p in pos],
+               yerr=[part.rate - part.lo, part.hi - part.rate], **ERR)
+        ax.set_xticks(np.arange(len(pos)), ["dealer" if p == players - 1 else
+                                            "dealer's left" if p == 0 else f"position {p}"
+                                            for p in pos])
+        lo, hi = float(part.lo.min()), float(part.hi.max())
+        ax.set_ylim(max(0.0, lo - (hi - lo)), min(1.0, hi + (hi - lo)))
+        ax.set_xlabel(f"position from the dealer ({int(part.hand_size.iloc[0])} cards)")
+        ax.set_ylabel(ylabel)
+        ax.grid(axis="y", alpha=0.3)
+        ax.set_title(title.replace(" and hand size", ""))
+        return _save(fig, stem)
+    for pos, part in accuracy.groupby("position"):
+        part = part.sort_values("hand_size")
+        label = "dealer" if pos == players - 1 else ("dealer's left" if pos == 0 else
+                                                     f"position {pos}")
+        ax.errorbar(part.hand_size, part.rate, yerr=[part.rate - part.lo, part.hi - part.rate],
+                    color=seat_colour(int(pos)), marker="o", markersize=3, capsize=2,
+                    linewidth=1.2, label=label)
+    ax.set_xlabel("hand size")
+    ax.set_ylabel(ylabel)
+    ax.legend(frameon=False, fontsize=8, ncol=2)
+    ax.grid(alpha=0.3)
+    ax.set_title(title)
+    return _save(fig, stem)
+
+
+def difference_chart(paired: pd.DataFrame | None, stem: str | os.PathLike[str],
+                     title: str) -> list[Path]:
+    """Paired differences B − A as a percentage of A, with 95% error bars; significant ones
+    in vermillion."""
+    if _empty(paired):
+        return []
+    rows = paired[np.isfinite(paired.a) & (paired.a.abs() > 1e-9) &
+                  np.isfinite(paired.se)].copy()
+    if rows.empty:
+        return []
+    rows["pct"] = rows["diff"] / rows.a.abs() * 100
+    rows["pct_lo"] = rows.lo / rows.a.abs() * 100
+    rows["pct_hi"] = rows.hi / rows.a.abs() * 100
+    # seat rows repeat "seat 0, seat 1, ...": name the measure too
+    rows["text"] = [f"{g.split(' by seat')[0]}: {lab}" if pd.notna(seat) else lab
+                    for g, lab, seat in zip(rows.group, rows.label, rows.seat, strict=True)]
+    rows = rows.iloc[::-1]
+    fig, ax = plt.subplots(figsize=(8.6, 0.32 * len(rows) + 1.4))
+    y = np.arange(len(rows))
+    colours = [OKABE_ITO["vermillion"] if s else OKABE_ITO["blue"] for s in rows.significant]
+    ax.errorbar(rows.pct, y, xerr=[rows.pct - rows.pct_lo, rows.pct_hi - rows.pct],
+                fmt="none", ecolor="#333333", capsize=2, linewidth=1)
+    ax.scatter(rows.pct, y, c=colours, zorder=3, s=18)
+    ax.axvline(0, color="#555555", linewidth=1)
+    ax.set_yticks(y, rows.text.str.slice(0, 60))
+    ax.set_xlabel("change B − A, % of A (95% CI; vermillion: CI excludes 0)")
+    ax.grid(axis="x", alpha=0.3)
+    ax.set_title(title)
+    return _save(fig, stem)

@@ -1,0 +1,290 @@
+"""Report charts (matplotlib, Agg): one function per chart, each writing <stem>.png and
+<stem>.svg and returning the paths written ([] when there is nothing to draw: an empty or
+missing frame, or a chart that does not apply — e.g. best bids in a contract game).
+
+Colours are the Okabe–Ito colour-blind-safe palette and mean the same thing on every page:
+seats always have the same colour, trumps are vermillion and other cards blue, the best bid
+is orange and other bids blue, and the heat map uses cividis (readable in grey and by
+colour-blind readers). Error bars are 95% confidence intervals. Files are written to a
+temporary name and renamed into place.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+from matplotlib.patches import Patch  # noqa: E402
+
+from simulate.util.files import write_atomically
+
+__all__ = ["OKABE_ITO", "SEAT_COLOURS", "TRUMP_COLOUR", "PLAIN_COLOUR", "BEST_COLOUR",
+           "seat_colour", "seat_label", "trick_distribution_chart", "best_bid_heatmap",
+           "bid_odds_chart", "card_values_chart", "seat_advantage_chart"]
+
+Z95 = 1.959963984540054
+OKABE_ITO = {"black": "#000000", "orange": "#E69F00", "sky": "#56B4E9", "green": "#009E73",
+             "yellow": "#F0E442", "blue": "#0072B2", "vermillion": "#D55E00",
+             "purple": "#CC79A7"}
+SEAT_COLOURS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442",
+                "#000000"]
+TRUMP_COLOUR = OKABE_ITO["vermillion"]
+PLAIN_COLOUR = OKABE_ITO["blue"]
+BEST_COLOUR = OKABE_ITO["orange"]
+OTHER_COLOUR = OKABE_ITO["blue"]
+THIN_GREY = "#BBBBBB"
+ERR = {"ecolor": "#333333", "capsize": 3, "error_kw": {"elinewidth": 1}}
+
+plt.rcParams.update({"font.size": 10, "axes.titlesize": 11, "axes.spines.top": False,
+                     "axes.spines.right": False, "svg.hashsalt": "bidlab",
+                     "svg.fonttype": "path"})
+
+
+def seat_colour(seat: int) -> str:
+    return SEAT_COLOURS[int(seat) % len(SEAT_COLOURS)]
+
+
+def seat_label(seat: int, players: int) -> str:
+    """Seat 0 is the dealer's left, players-1 the dealer."""
+    seat = int(seat)
+    if seat == players - 1:
+        return f"{seat} (dealer)"
+    if seat == 0:
+        return "0 (dealer's left)"
+    return str(seat)
+
+
+def _empty(df: pd.DataFrame | None) -> bool:
+    return df is None or not isinstance(df, pd.DataFrame) or df.empty
+
+
+def _save(fig: plt.Figure, stem: str | os.PathLike[str]) -> list[Path]:
+    stem = Path(stem)
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    written = []
+    try:
+        for fmt, meta in (("png", {"Software": None}), ("svg", {"Date": None})):
+            target = stem.with_name(stem.name + "." + fmt)
+            written.append(write_atomically(target, lambda tmp, fmt=fmt, meta=meta: fig.savefig(
+                tmp, format=fmt, dpi=110, bbox_inches="tight", metadata=meta)))
+    finally:
+        plt.close(fig)
+    return written
+
+
+def _players(df: pd.DataFrame, players: int | None) -> int:
+    return int(players) if players else int(df["seat"].max()) + 1
+
+
+# ----- charts ------------------------------------------------------------------------------
+def trick_distribution_chart(seat_tricks: pd.DataFrame | None, stem: str | os.PathLike[str],
+                             title: str = "", players: int | None = None) -> list[Path]:
+    """Grouped bars of P(tricks = k) per seat (an expected_tricks_table by ["seat"])."""
+    if _empty(seat_tricks) or "seat" not in seat_tricks.columns:
+        return []
+    ks = sorted(int(c.rsplit("_", 1)[1]) for c in seat_tricks.columns
+                if c.startswith("p_tricks_"))
+    if not ks:
+        return []
+    n_players = _players(seat_tricks, players)
+    seats = list(seat_tricks["seat"].astype(int))
+    width = 0.8 / max(len(seats), 1)
+    fig, ax = plt.subplots(figsize=(max(6.0, 0.9 * len(ks) + 3), 3.8))
+    x = np.arange(len(ks))
+    for i, row in enumerate(seat_tricks.itertuples(index=False)):
+        seat = int(row.seat)
+        vals = [getattr(row, f"p_tricks_{k}") for k in ks]
+        ax.bar(x + (i - (len(seats) - 1) / 2) * width, vals, width,
+               color=seat_colour(seat), label=f"seat {seat_label(seat, n_players)}",
+               hatch="//" if seat == n_players - 1 else None, edgecolor="white", linewidth=0.5)
+    ax.set_xticks(x, [str(k) for k in ks])
+    ax.set_xlabel("tricks taken")
+    ax.set_ylabel("share of hands, P(tricks = k)")
+    ax.set_title(title or "Trick distribution by seat")
+    ax.legend(frameon=False, fontsize=8, ncols=2)
+    ax.grid(axis="y", alpha=0.3)
+    return _save(fig, stem)
+
+
+def best_bid_heatmap(class_table: pd.DataFrame | None, features: Sequence[str],
+                     stem: str | os.PathLike[str], title: str = "", better: str = "higher"
+                     ) -> list[Path]:
+    """Best bid (cell text) over two hand features; colour = its expected score; cells with
+    thin data are hatched and greyed. [] for contract games (no best-bid columns)."""
+    if _empty(class_table) or len(features) != 2 or \
+            "best_bid_if_independent" not in class_table.columns or \
+            any(f not in class_table.columns for f in features):
+        return []
+    fy, fx = features
+    ys = sorted(class_table[fy].astype(int).unique())
+    xs = sorted(class_table[fx].astype(int).unique())
+    score = np.full((len(ys), len(xs)), np.nan)
+    fig, ax = plt.subplots(figsize=(max(4.5, 0.75 * len(xs) + 2.5),
+                                    max(3.2, 0.55 * len(ys) + 1.6)))
+    cells = {}
+    for row in class_table.itertuples(index=False):
+        i, j = ys.index(int(getattr(row, fy))), xs.index(int(getattr(row, fx)))
+        score[i, j] = row.best_bid_exp_score
+        cells[(i, j)] = row
+    cmap = plt.get_cmap("cividis" if better != "lower" else "cividis_r").with_extremes(
+        bad="white")
+    im = ax.imshow(np.ma.masked_invalid(score), cmap=cmap, aspect="auto", origin="lower")
+    for (i, j), row in cells.items():
+        thin = bool(row.thin)
+        if thin:
+            ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, facecolor=THIN_GREY,
+                                       edgecolor="#777777", hatch="///", linewidth=0.5))
+        value = score[i, j]
+        norm = im.norm(value) if np.isfinite(value) else 0.5
+        colour = "#333333" if thin else ("black" if norm > 0.55 else "white")
+        ax.text(j, i, f"{int(row.best_bid_if_independent)}" + ("*" if thin else ""),
+                ha="center", va="center", fontsize=11, fontweight="bold", color=colour)
+    ax.set_xticks(range(len(xs)), [str(x) for x in xs])
+    ax.set_yticks(range(len(ys)), [str(y) for y in ys])
+    ax.set_xlabel(fx)
+    ax.set_ylabel(fy)
+    ax.spines[["top", "right"]].set_visible(True)
+    ax.set_title(title or "Best bid by hand class")
+    bar = fig.colorbar(im, ax=ax, fraction=0.05, pad=0.03)
+    bar.set_label("expected score of the best bid" + (" (lower is better)"
+                                                       if better == "lower" else ""))
+    ax.legend(handles=[Patch(facecolor=THIN_GREY, edgecolor="#777777", hatch="///",
+                             label="* thin: few hands, read with care")],
+              loc="upper center", bbox_to_anchor=(0.5, -0.16), frameon=False, fontsize=8)
+    return _save(fig, stem)
+
+
+def bid_odds_chart(odds: pd.DataFrame | None, stem: str | os.PathLike[str], title: str = ""
+                   ) -> list[Path]:
+    """P(exact) and expected score by bid for one hand (simulate.odds.bid_odds), 95% CIs,
+    the best bid in orange."""
+    if _empty(odds) or not {"bid", "p_exact", "expected_score"} <= set(odds.columns):
+        return []
+    bids = odds["bid"].astype(int).to_numpy()
+    best = odds["best"].to_numpy(bool) if "best" in odds.columns else np.zeros(len(odds), bool)
+    colours = [BEST_COLOUR if b else OTHER_COLOUR for b in best]
+    n = odds["n"].to_numpy(float) if "n" in odds.columns else np.full(len(odds), np.nan)
+    p = odds["p_exact"].to_numpy(float)
+    p_half = Z95 * np.sqrt(np.maximum(p * (1 - p), 0) / np.maximum(n, 1))
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=(max(8.0, 0.9 * len(bids) + 5), 3.8))
+    x = np.arange(len(bids))
+    a1.bar(x, p, color=colours, yerr=np.vstack([np.minimum(p_half, p), p_half]), **ERR)
+    auction = "contract" in odds.columns
+    a1.set_ylabel("P(contract made)" if auction else "P(exactly the bid)")
+    a1.set_ylim(0, min(1.05, max(0.1, float(np.nanmax(p + p_half)) * 1.15)))
+    mean = odds["expected_score"].to_numpy(float)
+    if {"ci_low", "ci_high"} <= set(odds.columns):
+        err = np.vstack([mean - odds["ci_low"].to_numpy(float),
+                         odds["ci_high"].to_numpy(float) - mean])
+        err = np.nan_to_num(err)
+    else:
+        err = None
+    a2.bar(x, mean, color=colours, yerr=err, **ERR)
+    a2.axhline(0, color="#555555", linewidth=0.8)
+    better = odds.attrs.get("better", "higher")
+    a2.set_ylabel("expected score" + (" (lower is better)" if better == "lower" else ""))
+    labels = list(odds["contract"].astype(str)) if auction else [str(b) for b in bids]
+    for ax in (a1, a2):
+        ax.set_xticks(x, labels, rotation=30 if auction else 0)
+        ax.set_xlabel("contract" if auction else "bid")
+        ax.grid(axis="y", alpha=0.3)
+    for i in np.flatnonzero(best):
+        a2.annotate("best", (x[i], mean[i]), xytext=(0, 14), textcoords="offset points",
+                    ha="center", fontsize=9, fontweight="bold", color="#8a5a00")
+    a = odds.attrs
+    sub = ", ".join(s for s in [f"hand {a['hand']}" if a.get("hand") else "",
+                                f"seat {a['seat']}" if "seat" in a else "",
+                                f"trump {a['trump']}" if a.get("trump") else ""] if s)
+    fig.suptitle(title or f"Bid odds — {sub}", fontsize=11)
+    fig.legend(handles=[Patch(color=BEST_COLOUR, label="best bid"),
+                        Patch(color=OTHER_COLOUR, label="other bids")],
+               loc="lower center", ncols=2, frameon=False, fontsize=8,
+               bbox_to_anchor=(0.5, -0.06))
+    fig.tight_layout()
+    return _save(fig, stem)
+
+
+def pick_trump(card_values: pd.DataFrame) -> str | None:
+    """The trump the card-value chart shows: the suit trump with the most hands (NT only if
+    there is no suit trump)."""
+    if _empty(card_values):
+        return None
+    hands = card_values.groupby("trump", observed=True)["hands"].first()
+    suits = hands[hands.index.astype(str) != "NT"]
+    pool = suits if len(suits) else hands
+    order = ["S", "H", "D", "C", "NT"]
+    return str(sorted(pool.index.astype(str), key=lambda t: (-pool[t], order.index(t)
+                                                            if t in order else 9))[0])
+
+
+def card_values_chart(card_values: pd.DataFrame | None, stem: str | os.PathLike[str],
+                      title: str = "", trump: str | None = None, top: int = 16) -> list[Path]:
+    """Top `top` cards by value (tricks the card adds) under one trump, 95% CIs; trumps in
+    vermillion, other cards in blue."""
+    if _empty(card_values):
+        return []
+    trump = trump or pick_trump(card_values)
+    df = card_values[card_values["trump"].astype(str) == str(trump)]
+    if df.empty:
+        return []
+    df = df.sort_values("value", ascending=False).head(top).iloc[::-1]
+    fig, ax = plt.subplots(figsize=(6.5, max(3.0, 0.28 * len(df) + 1.2)))
+    y = np.arange(len(df))
+    colours = [TRUMP_COLOUR if t else PLAIN_COLOUR for t in df["is_trump"]]
+    v = df["value"].to_numpy(float)
+    err = np.nan_to_num(np.vstack([v - df["ci_low"].to_numpy(float),
+                                   df["ci_high"].to_numpy(float) - v]))
+    ax.barh(y, v, color=colours, xerr=err, **ERR)
+    ax.axvline(0, color="#555555", linewidth=0.8)
+    ax.set_yticks(y, list(df["card"]))
+    ax.set_xlabel("tricks the card adds to a hand (least-squares value)")
+    ax.set_ylabel("card")
+    ax.grid(axis="x", alpha=0.3)
+    hands = int(df["hands"].iloc[0]) if "hands" in df.columns else 0
+    ax.set_title(title or f"Card values, trump {trump} ({hands:,} hands)")
+    ax.legend(handles=[Patch(color=TRUMP_COLOUR, label="trump"),
+                       Patch(color=PLAIN_COLOUR, label="not trump")],
+              loc="lower right", frameon=False, fontsize=8)
+    return _save(fig, stem)
+
+
+def seat_advantage_chart(seat_table: pd.DataFrame | None, stem: str | os.PathLike[str],
+                         title: str = "", players: int | None = None, better: str = "higher"
+                         ) -> list[Path]:
+    """Mean score by seat with 95% CIs (reports.tables.seat_summary); the dealer hatched."""
+    if _empty(seat_table) or "mean_score" not in seat_table.columns:
+        return []
+    n_players = _players(seat_table, players)
+    seats = seat_table["seat"].astype(int).to_numpy()
+    mean = seat_table["mean_score"].to_numpy(float)
+    if {"mean_score_ci_low", "mean_score_ci_high"} <= set(seat_table.columns):
+        err = np.nan_to_num(np.vstack([mean - seat_table["mean_score_ci_low"].to_numpy(float),
+                                       seat_table["mean_score_ci_high"].to_numpy(float) - mean]))
+    else:
+        err = None
+    fig, ax = plt.subplots(figsize=(max(5.0, 1.1 * len(seats) + 2), 3.6))
+    x = np.arange(len(seats))
+    bars = ax.bar(x, mean, color=[seat_colour(s) for s in seats], yerr=err, **ERR)
+    for bar, s in zip(bars, seats, strict=True):
+        if s == n_players - 1:
+            bar.set_hatch("//")
+            bar.set_edgecolor("white")
+    if "n" in seat_table.columns:
+        overall = float(np.average(mean, weights=seat_table["n"].to_numpy(float)))
+        ax.axhline(overall, color="#555555", linestyle="--", linewidth=1,
+                   label=f"all seats {overall:.2f}")
+        ax.legend(frameon=False, fontsize=8, loc="lower right")
+    ax.set_xticks(x, [seat_label(s, n_players) for s in seats])
+    ax.set_xlabel("seat (0 = dealer's left)")
+    ax.set_ylabel("mean score per hand" + (" (lower is better)" if better == "lower" else ""))
+    ax.grid(axis="y", alpha=0.3)
+    ax.set_title(title or "Seat advantage: mean score by seat")
+    return _save(fig, stem)

@@ -1,0 +1,341 @@
+"""Balance metrics of whole games, their 95% CIs, and paired differences between two
+configurations played on the same deals.
+
+Every metric is a ratio of per-game sums, sum(x) / sum(y) (y = 1 per game for plain means):
+win share by seat, final score by seat, bid accuracy by seat (exact hands / hands played),
+game length, ties, everyone-exact hands, hook-forced bids, the win share of a special card's
+holders, ... Its CI comes from the linearised per-game values z = (x - r*y) / mean(y) (the
+delta method), and a paired difference between configurations A and B played on the same
+game seeds uses z_A - z_B per game, so the deals' luck cancels. Only five (ten, paired) sums
+per metric are kept, so runs of any length use the same memory.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+from simulate.kernel import game as K
+from simulate.rules.variant import FOOLS_KING
+
+if TYPE_CHECKING:
+    from simulate.games.simulate import GameJob
+
+Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True)
+class Metric:
+    key: str            # unique, stable: "win_share[0]", "length", ...
+    group: str          # what the report groups by: "win share by seat", ...
+    label: str          # what a reader sees
+    seat: int | None = None
+    fair: float | None = None   # the value chance (equal seats, no effect) would give
+
+
+def _seat_label(s: int, n: int) -> str:
+    if s == n - 1:
+        return f"seat {s} (first dealer)"
+    if s == 0:
+        return "seat 0 (first dealer's left)"
+    return f"seat {s}"
+
+
+def metric_defs(job: GameJob) -> list[Metric]:
+    """The metrics that mean something for this variant (no hook metric without a hook)."""
+    v = job.v
+    n = v.players
+    units = v.teams or n
+    contract = v.is_contract
+    out: list[Metric] = []
+    for s in range(n):
+        out.append(Metric(f"win_share[{s}]", "win share by seat (ties split)",
+                          _seat_label(s, n), s, 1 / units))
+    for s in range(n):
+        out.append(Metric(f"score[{s}]", "final score by seat", _seat_label(s, n), s))
+    for s in range(n):
+        if contract:
+            out.append(Metric(f"made[{s}]", "contracts made by seat (as maker)",
+                              _seat_label(s, n), s))
+        else:
+            out.append(Metric(f"exact[{s}]", "exact bids by seat", _seat_label(s, n), s))
+    out.append(Metric("length", "game", "hands per game"))
+    if job.G[K.G_RIVER]:
+        out.append(Metric("tiebreaks", "game", "tie-break rounds per game"))
+    out.append(Metric("tied", "game", "games won jointly (tie)"))
+    out.append(Metric("spread", "game", "score spread (best − worst final total)"))
+    out.append(Metric("margin", "game", "margin of victory (winner vs runner-up)"))
+    if not contract:
+        out.append(Metric("all_exact", "game", "hands where everyone is exact"))
+    if v.rule("bidding.constraint", "none") != "none":
+        rule = "the hook" if v.rule("bidding.constraint") == "hook" else "Max Bet"
+        out.append(Metric("forced", "game", f"last bids {rule} moved off their estimate"))
+    if job.G[K.G_STARS]:
+        out.append(Metric("star_win", "game", "games ended by five stars"))
+        out.append(Metric("stars_spent", "game", "stars spent per game"))
+    if contract:
+        out.append(Metric("made", "game", "contracts made"))
+        if v.rule("bidding.allow_alone") or any(step.alone for step in v.ladder):
+            out.append(Metric("alone", "game", "lone contracts per game"))
+        out.append(Metric("voided", "game", "hands thrown in (everyone passed)"))
+    if any(m == FOOLS_KING for row in v.mechanic_table for m in row):
+        out.append(Metric("fooled", "special cards", "Kings fooled per game"))
+    for name in dict.fromkeys(v.cards.names[int(c)] for c in job.specials):
+        out.append(Metric(f"holder_win[{name}]", "special cards",
+                          f"win share of the {name} holder (per hand held)", None, 1 / units))
+        out.append(Metric(f"holder_ok[{name}]", "special cards",
+                          f"{'made' if contract else 'exact'} rate of the {name} holder"))
+    for ev in v.events:
+        out.append(Metric(f"captures[{ev.name}]", "special cards", f"{ev.name} captures per game"))
+        out.append(Metric(f"capturer_win[{ev.name}]", "special cards",
+                          f"win share of the {ev.name} taker (per capture)", None, 1 / units))
+    return out
+
+
+def metric_values(job: GameJob, defs: Sequence[Metric],
+                  rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(x, y) per game and metric, float64 [games, metrics]."""
+    from simulate.games.simulate import Layout
+
+    v = job.v
+    n = v.players
+    lay = Layout(v, len(job.specials))
+    g = len(rows)
+    seat = lambda f: rows[:, [lay.col(s, f) for s in range(n)]].astype(np.float64)  # noqa: E731
+    # ties split: each winning unit (player or team) gets 1/k of the win; a team's members
+    # each count their unit's part
+    won_units = np.maximum(rows[:, K.C_UNITS_WON], 1).astype(np.float64)
+    share = seat(K.P_WIN) / won_units[:, None]
+    totals = seat(K.P_TOTAL)
+    unit_totals = totals[:, [u for u in range(v.teams or n)]]
+    ones = np.ones(g)
+    cards: dict[str, list[int]] = {}
+    for e, c in enumerate(job.specials):
+        cards.setdefault(v.cards.names[int(c)], []).append(e)
+    events = {ev.name: e for e, ev in enumerate(v.events)}
+    x = np.zeros((g, len(defs)))
+    y = np.zeros((g, len(defs)))
+    lower = bool(job.G[K.G_LOWER])
+    for j, m in enumerate(defs):
+        key, _, arg = m.key.partition("[")
+        arg = arg[:-1]
+        i = int(arg) if arg.isdigit() else -1
+        held_idx: list[int] = []
+        if key in ("holder_win", "holder_ok"):
+            # identical copies (two Fools) count as one kind of card
+            held_idx = cards.get(arg, [])
+            i = 0 if held_idx else -1
+        elif key in ("captures", "capturer_win"):
+            i = events.get(arg, -1)
+        yy = ones
+        if i < 0 and arg:
+            # compared with a variant that has no such card, seat or event: no value
+            x[:, j] = 0.0
+            y[:, j] = 0.0
+            continue
+        if key == "win_share":
+            xx = share[:, i]
+        elif key == "score":
+            xx = totals[:, i]
+        elif key == "exact":
+            xx, yy = seat(K.P_EXACT)[:, i], seat(K.P_PLAYED)[:, i]
+        elif key == "made" and m.seat is not None:
+            xx, yy = seat(K.P_MADE)[:, i], seat(K.P_MAKER)[:, i]
+        elif key == "length":
+            xx = rows[:, K.C_HANDS]
+        elif key == "tiebreaks":
+            xx = rows[:, K.C_TIEBREAKS]
+        elif key == "tied":
+            xx = (rows[:, K.C_UNITS_WON] > 1).astype(np.float64)
+        elif key == "spread":
+            xx = unit_totals.max(axis=1) - unit_totals.min(axis=1)
+        elif key == "margin":
+            srt = np.sort(unit_totals, axis=1)
+            xx = (srt[:, 1] - srt[:, 0]) if lower else (srt[:, -1] - srt[:, -2])
+        elif key == "all_exact":
+            xx = rows[:, K.C_ALL_EXACT]
+            yy = rows[:, K.C_HANDS] - rows[:, K.C_VOIDED]
+        elif key == "forced":
+            xx, yy = rows[:, K.C_FORCED], rows[:, K.C_CONSTRAINED]
+        elif key == "star_win":
+            xx = rows[:, K.C_STAR_WIN]
+        elif key == "stars_spent":
+            xx = seat(K.P_SPENT)[:, [u for u in range(v.teams or n)]].sum(axis=1)
+        elif key == "made":
+            xx, yy = seat(K.P_MADE).sum(axis=1), seat(K.P_MAKER).sum(axis=1)
+        elif key == "alone":
+            xx = seat(K.P_ALONE).sum(axis=1)
+        elif key == "voided":
+            xx, yy = rows[:, K.C_VOIDED], rows[:, K.C_HANDS]
+        elif key == "fooled":
+            xx = seat(K.P_FOOLED).sum(axis=1)
+        elif key == "holder_win":
+            held = sum(rows[:, [lay.held(s, e) for s in range(n)]] for e in held_idx)
+            xx, yy = (held * share).sum(axis=1), held.sum(axis=1)
+        elif key == "holder_ok":
+            xx = sum(rows[:, [lay.held_ok(s, e) for s in range(n)]].sum(axis=1)
+                     for e in held_idx)
+            yy = sum(rows[:, [lay.held(s, e) for s in range(n)]].sum(axis=1) for e in held_idx)
+        elif key == "captures":
+            xx = rows[:, [lay.captured(s, i) for s in range(n)]].sum(axis=1)
+        elif key == "capturer_win":
+            cap = rows[:, [lay.captured(s, i) for s in range(n)]]
+            xx, yy = (cap * share).sum(axis=1), cap.sum(axis=1)
+        else:
+            raise AssertionError(f"unknown metric {m.key}")
+        x[:, j] = xx
+        y[:, j] = yy
+    return x, y
+
+
+class MetricSums:
+    """Running sums per metric: games, Σx, Σy, Σx², Σy², Σxy."""
+
+    def __init__(self, m: int) -> None:
+        self.games = 0
+        self.s = np.zeros((5, m))
+
+    def add(self, x: np.ndarray, y: np.ndarray) -> None:
+        self.games += len(x)
+        self.s += np.stack([x.sum(0), y.sum(0), (x * x).sum(0), (y * y).sum(0),
+                            (x * y).sum(0)])
+
+    def ratio(self) -> np.ndarray:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return self.s[0] / self.s[1]
+
+    def ss_z(self) -> np.ndarray:
+        """Σ z² of the linearised values (times mean(y)², divided out in se())."""
+        r = np.nan_to_num(self.ratio())
+        sx, sy, sxx, syy, sxy = self.s
+        return np.maximum(sxx - 2 * r * sxy + r * r * syy, 0.0)
+
+    def se(self) -> np.ndarray:
+        g = self.games
+        ybar = self.s[1] / max(g, 1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.sqrt(self.ss_z() / (g * (g - 1))) / ybar if g > 1 else \
+                np.full(self.s.shape[1], np.nan)
+
+
+class PairedSums:
+    """The cross sums a paired difference of two ratio metrics needs, per metric."""
+
+    def __init__(self, m: int) -> None:
+        self.a = MetricSums(m)
+        self.b = MetricSums(m)
+        self.c = np.zeros((4, m))     # Σ xA xB, Σ xA yB, Σ yA xB, Σ yA yB
+
+    def add(self, xa: np.ndarray, ya: np.ndarray, xb: np.ndarray, yb: np.ndarray) -> None:
+        self.a.add(xa, ya)
+        self.b.add(xb, yb)
+        self.c += np.stack([(xa * xb).sum(0), (xa * yb).sum(0), (ya * xb).sum(0),
+                            (ya * yb).sum(0)])
+
+    def diff(self) -> tuple[np.ndarray, np.ndarray]:
+        """(rB - rA, its standard error)."""
+        g = self.a.games
+        ra, rb = np.nan_to_num(self.a.ratio()), np.nan_to_num(self.b.ratio())
+        ya, yb = self.a.s[1] / max(g, 1), self.b.s[1] / max(g, 1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            zaa = self.a.ss_z() / ya ** 2
+            zbb = self.b.ss_z() / yb ** 2
+            xaxb, xayb, yaxb, yayb = self.c
+            zab = (xaxb - rb * xayb - ra * yaxb + ra * rb * yayb) / (ya * yb)
+            var = np.maximum(zaa + zbb - 2 * zab, 0.0) / (g * (g - 1)) if g > 1 else \
+                np.full(len(ra), np.nan)
+        return self.b.ratio() - self.a.ratio(), np.sqrt(var)
+
+
+def metrics_frame(defs: Sequence[Metric], sums: MetricSums) -> pd.DataFrame:
+    r, se = sums.ratio(), sums.se()
+    rows = []
+    for j, m in enumerate(defs):
+        rows.append({"metric": m.key, "group": m.group, "label": m.label, "seat": m.seat,
+                     "value": r[j], "lo": r[j] - Z95 * se[j], "hi": r[j] + Z95 * se[j],
+                     "se": se[j], "games": sums.games, "denominator": sums.s[1, j],
+                     "fair": m.fair})
+    return pd.DataFrame(rows)
+
+
+def paired_frame(defs: Sequence[Metric], paired: PairedSums, label_a: str,
+                 label_b: str) -> pd.DataFrame:
+    ra, rb = paired.a.ratio(), paired.b.ratio()
+    sa, sb = paired.a.se(), paired.b.se()
+    d, sd = paired.diff()
+    rows = []
+    for j, m in enumerate(defs):
+        lo, hi = d[j] - Z95 * sd[j], d[j] + Z95 * sd[j]
+        rows.append({"metric": m.key, "group": m.group, "label": m.label, "seat": m.seat,
+                     "a": ra[j], "a_se": sa[j], "b": rb[j], "b_se": sb[j], "diff": d[j],
+                     "lo": lo, "hi": hi, "se": sd[j], "games": paired.a.games,
+                     "significant": bool(lo > 0 or hi < 0) if math.isfinite(sd[j]) else False,
+                     "config_a": label_a, "config_b": label_b})
+    return pd.DataFrame(rows)
+
+
+def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
+    if n == 0:
+        return float("nan"), float("nan")
+    p = k / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return c - h, c + h
+
+
+def fmt_num(x: Any) -> str:
+    """Four significant-looking decimals for small numbers, fewer for big ones; — for none."""
+    try:
+        x = float(x)
+    except (TypeError, ValueError):
+        return "—"
+    if not math.isfinite(x):
+        return "—"
+    a = abs(x)
+    return f"{x:.1f}" if a >= 100 else f"{x:.2f}" if a >= 10 else f"{x:.4f}"
+
+
+def fmt_signed(x: Any) -> str:
+    s = fmt_num(x)
+    return s if s.startswith("-") or s == "—" else "+" + s
+
+
+def format_metrics(df: pd.DataFrame, skill: dict[str, Any] | None = None) -> str:
+    """The metrics as a plain-text table, grouped, with CIs and chance values."""
+    lines: list[str] = []
+    width = min(48, max(30, int(df.label.str.len().max()) + 2)) if len(df) else 44
+    for group, part in df.groupby("group", sort=False):
+        lines.append(f"{group}")
+        for r in part.itertuples():
+            fair = f"   chance {fmt_num(r.fair)}" if r.fair is not None and \
+                math.isfinite(r.fair) else ""
+            lines.append(f"  {r.label:<{width}} {fmt_num(r.value):>9}  "
+                         f"[{fmt_num(r.lo)}, {fmt_num(r.hi)}]{fair}")
+    if skill is not None:
+        lines.append("skill")
+        lines.append(f"  {'one ' + skill['strong'] + ' vs ' + skill['weak']:<{width}} "
+                     f"{fmt_num(skill['skill']):>9}  [{fmt_num(skill['skill_lo'])}, "
+                     f"{fmt_num(skill['skill_hi'])}]   win share {fmt_num(skill['win_share'])} vs "
+                     f"chance {fmt_num(skill['fair'])} (×{skill['ratio']:.2f})")
+    return "\n".join(lines)
+
+
+def format_paired(df: pd.DataFrame) -> str:
+    """A comparison as a plain-text table: A, B, B − A with its 95% CI; * where the CI
+    excludes 0."""
+    width = min(48, max(30, int(df.label.str.len().max()) + 2)) if len(df) else 44
+    lines = [f"  {'':<{width}} {'A':>9} {'B':>9} {'B − A':>9}  95% CI"]
+    for group, part in df.groupby("group", sort=False):
+        lines.append(f"{group}")
+        for r in part.itertuples():
+            mark = " *" if r.significant else ""
+            lines.append(f"  {r.label:<{width}} {fmt_num(r.a):>9} {fmt_num(r.b):>9} "
+                         f"{fmt_signed(r.diff):>9}  [{fmt_signed(r.lo)}, {fmt_signed(r.hi)}]{mark}")
+    lines.append("* the 95% CI of the paired difference excludes 0")
+    return "\n".join(lines)

@@ -1,0 +1,184 @@
+"""Self-play training of the `table` bidder, and the files its tables live in.
+
+For each hand size: start from the heuristic bidder; deal `deals` hands; for every seat
+replay each deal once per candidate bid (the seat's bid forced, everyone else bidding from
+the current table, common random numbers: the deals and every later choice are the same
+but for the consequences of that bid); set each (seat, hand class, bids before) cell to the
+bid with the best mean score — highest, or lowest where low totals win (moving off a
+cell's bid only for a gain of two standard errors of the paired difference); repeat until
+fewer than 1% of the trained cells change.
+
+Tables are keyed by the variant's canonical string and a format version. Those for every
+shipped game at its default configuration live in simulate/trained/ and load without
+retraining; `bidlab train` writes others to the user's cache folder, where they load too.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from simulate.errors import BidlabInputError
+from simulate.kernel.hand import H_OVERRIDDEN, H_TRUMP, S_BID, S_SCORE
+from simulate.rules.variant import Variant
+from simulate.tables import layout as L
+from simulate.tables.compile import RuleTables, compile_tables
+from simulate.util.files import write_atomically
+
+FORMAT = 1
+SHIPPED_DIR = Path(__file__).parent.parent / "trained"
+MIN_CELL = 40              # deals a cell needs before its bid is trusted
+TRAIN_SEED = 0x7AB1E
+
+
+def user_dir() -> Path:
+    base = os.environ.get("BIDLAB_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(Path.home(), ".cache"), "bidlab")
+    return Path(base) / "trained"
+
+
+def table_file(v: Variant, folder: Path) -> Path:
+    digest = hashlib.sha256(f"{FORMAT}:{v.canonical}".encode()).hexdigest()[:12]
+    return folder / f"{v.name}-{v.players}p-{digest}.npz"
+
+
+def load_trained(v: Variant, tables: RuleTables) -> list[int]:
+    """Load trained tables for exactly this configuration; return the hand sizes covered."""
+    for folder in (SHIPPED_DIR, user_dir()):
+        path = table_file(v, folder)
+        if not path.is_file():
+            continue
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                if str(data["canonical"]) != v.canonical or int(data["format"]) != FORMAT or \
+                        data["bid_table"].shape != tables.bid_table.shape:
+                    continue
+                sizes = [int(h) for h in data["sizes"]]
+                for h in sizes:
+                    tables.bid_table[h] = data["bid_table"][h]
+                    tables.card_rate[h] = data["card_rate"][h]
+                    v._cache[("card_rate", h)] = tables.card_rate[h]
+                return sizes
+        except (OSError, KeyError, ValueError):
+            continue   # a damaged file is ignored: the bidder falls back to the heuristic
+    return []
+
+
+def save_trained(v: Variant, tables: RuleTables, sizes: list[int], folder: Path) -> Path:
+    def write(tmp: str) -> None:
+        with open(tmp, "wb") as fh:
+            np.savez_compressed(fh, canonical=np.array(v.canonical), format=np.array(FORMAT),
+                                sizes=np.array(sorted(sizes)), bid_table=tables.bid_table,
+                                card_rate=tables.card_rate)
+
+    return write_atomically(table_file(v, folder), write)
+
+
+def _classes(v: Variant, tables: RuleTables, h: int, masks: np.ndarray,
+             trumps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Hand class of each hand, exactly as the kernel computes it."""
+    D = len(v.cards)
+    bits = ((masks[:, None] >> np.arange(D, dtype=np.uint64)) & np.uint64(1)).astype(bool)
+    rate = tables.card_rate[h][trumps]                       # [N, D]
+    est = np.where(bits, rate, 0.0).sum(axis=1)
+    n_bins = tables.bid_table.shape[2]
+    k = np.minimum((2.0 * est).astype(np.int64), n_bins - 1)
+    trump_masks = np.array([tables.suit_mask[t, t] if t < 4 else 0 for t in range(5)],
+                           dtype=np.uint64)[trumps]
+    held = np.array([int(x).bit_count() for x in (masks & trump_masks)], dtype=np.int64)
+    return k, held
+
+
+def train_hand_size(v: Variant, h: int, deals: int, seed: int, max_iter: int,
+                    workers: int | None, echo: Callable[[str], None]) -> dict[str, Any]:
+    from simulate.hands.calibrate import calibrate_card_rates
+    from simulate.hands.simulate import make_job
+
+    calibrate_card_rates(v, h)
+    tables = compile_tables(v)
+    n = v.players
+    first = v.seat_of_offset(int(v.rule("bidding.first", 1)))
+    order = [(first + j) % n for j in range(n)]
+    prev_cap = tables.bid_table.shape[4] - 1
+    sign = -1 if v.rule("end.better", "higher") == "lower" else 1   # maximise sign * score
+    history = []
+    for it in range(max_iter):
+        changed = trained = 0
+        for s in order:
+            earlier = order[:order.index(s)]
+            scores = np.full((deals, h + 1), -np.inf)
+            cls = held = prev = None
+            for b in range(h + 1):
+                job = make_job(v, h, deals, seed, "precision", "table", None, None, None)
+                P = job.tables.P.copy()
+                P[L.OVERRIDE_SEAT], P[L.OVERRIDE_BID] = s, b
+                job.tables = dataclasses.replace(job.tables, P=P)
+                hand_out, seat_out, mask_out = _run_records(job, workers)
+                ok = hand_out[:, H_OVERRIDDEN] == 1
+                scores[ok, b] = sign * seat_out[ok, s, S_SCORE]
+                if cls is None:
+                    cls, held = _classes(v, tables, h, mask_out[:, s], hand_out[:, H_TRUMP])
+                    prev = np.minimum(seat_out[:, earlier, S_BID].sum(axis=1), prev_cap) \
+                        if earlier else np.zeros(deals, np.int64)
+            keys = np.stack([cls, held, prev], axis=1)
+            uniq, inverse = np.unique(keys, axis=0, return_inverse=True)
+            for g, (k, t, p) in enumerate(uniq):
+                rows = scores[inverse.ravel() == g]
+                if len(rows) < MIN_CELL:
+                    continue
+                valid = np.isfinite(rows).all(axis=0)
+                if not valid.any():
+                    continue
+                filled = np.where(np.isfinite(rows), rows, 0.0)
+                means = np.where(valid, filled.mean(axis=0), -np.inf)
+                best = int(np.argmax(means))
+                trained += 1
+                current = int(tables.bid_table[h, s, k, t, p])
+                if current == best:
+                    continue
+                if current >= 0 and valid[current]:
+                    # move off the current bid only when the paired gain is clear (two
+                    # standard errors on the same deals), so noise cannot make cells cycle
+                    diff = filled[:, best] - filled[:, current]
+                    if diff.mean() <= 2.0 * diff.std(ddof=1) / np.sqrt(len(diff)):
+                        continue
+                changed += 1
+                tables.bid_table[h, s, k, t, p] = best
+        share = changed / max(trained, 1)
+        history.append({"iteration": it + 1, "cells": trained, "changed": changed})
+        echo(f"  {h} cards, iteration {it + 1}: {trained} cells, {changed} changed "
+             f"({100 * share:.1f}%)")
+        if share < 0.01:
+            break
+    return {"hand_size": h, "iterations": history}
+
+
+def _run_records(job: Any, workers: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    from simulate.hands.simulate import records_arrays
+
+    hand_out, seat_out, mask_out, _ = records_arrays(job, workers)
+    return hand_out, seat_out, mask_out
+
+
+def train(v: Variant, hand_sizes: list[int] | None = None, deals: int = 30_000,
+          seed: int = TRAIN_SEED, max_iter: int = 8, workers: int | None = None,
+          folder: Path | None = None, echo: Callable[[str], None] = print) -> Path:
+    if v.bidding_form == "auction":
+        raise BidlabInputError(
+            f"{v.name} bids in an auction: the table bidder applies to per-player bids; its "
+            "auction choices use the heuristic")
+    sizes = sorted(set(hand_sizes or v.schedule))
+    for h in sizes:
+        v.check_hand_size(h)
+    if deals < 1_000:
+        raise BidlabInputError(f"deals={deals}: training needs at least 1000 deals per hand size")
+    for h in sizes:
+        train_hand_size(v, h, deals, seed, max_iter, workers, echo)
+    tables = compile_tables(v)
+    return save_trained(v, tables, sizes, folder or user_dir())

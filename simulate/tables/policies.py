@@ -1,0 +1,101 @@
+"""Policy names, kernel ids and the one-paragraph descriptions reports show beside figures."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from simulate.errors import BidlabInputError
+from simulate.tables import layout as L
+
+
+@dataclass(frozen=True)
+class PolicyInfo:
+    name: str
+    kernel_id: int
+    description: str
+
+
+PLAY = {
+    "random": PolicyInfo("random", L.PLAY_RANDOM,
+                         "Plays a card uniformly at random among the legal ones (and, where Aces "
+                         "may be declared, each declaration counts as its own choice)."),
+    "greedy": PolicyInfo("greedy", L.PLAY_GREEDY,
+                         "Short of its bid (or its team's) it wins the trick with the cheapest "
+                         "card that takes it now, and leads its strongest card; once the bid is "
+                         "made it plays the highest card that still loses, and leads its "
+                         "weakest. Makers in a contract play to their contract, defenders to "
+                         "set it. It does not count cards or read its partner."),
+    "precision": PolicyInfo("precision", L.PLAY_PRECISION,
+                            "Plays to its bid (or its team's) and counts cards: a card no unseen "
+                            "card can beat is a sure winner. Short of the bid it keeps as many "
+                            "sure winners as it still needs and loses the other tricks cheaply; "
+                            "otherwise it takes the trick with the cheapest card likely to hold "
+                            "it (at least 75% by the share of unseen cards the players still to "
+                            "play hold), else the highest that wins now, leads its "
+                            "most perishable sure winner, and never overtakes a partner who is "
+                            "winning (it throws its cheapest card under a partner whose card holds). "
+                            "Once the bid is made it ducks under the winning card with "
+                            "the highest card that still loses and leads low. It refuses tricks "
+                            "holding a card that hurts its taker (the Beanie Jack) and hands such "
+                            "a card to others, chases cards that pay (the Frilly Jack), keeps a "
+                            "joker that wins when led for a trick it needs, declares Aces high "
+                            "or low to suit its need, and puts a Fool on a King when the bonus "
+                            "is worth more than the exact bid it may cost."),
+}
+BID = {
+    "random": PolicyInfo("random", L.BID_RANDOM,
+                         "Bids, names trump, bids in an auction, discards and goes alone "
+                         "uniformly at random among the legal choices."),
+    "greedy": PolicyInfo("greedy", L.BID_GREEDY,
+                         "Adds up a rough chance that each card takes a trick (the chance that "
+                         "no opponent holds a card that beats it, cut for side suits by the "
+                         "risk of a ruff; HiJo and HyJackers count 1) and bids the nearest "
+                         "legal whole number, stepping off a bid the hook forbids. Names the "
+                         "trump under which that sum is largest; in an auction raises by one "
+                         "while its hand, a trick from its partner and a share of the widow "
+                         "support it; discards its weakest card; never goes alone."),
+    "heuristic": PolicyInfo("heuristic", L.BID_HEURISTIC,
+                            "Expected tricks from per-card win estimates for this game, player "
+                            "count, hand size and trump: for every card, the tricks it took per "
+                            "hand it was dealt in, measured once by simulating the variant with "
+                            "precision play (a fixed calibration seed). Bids that sum rounded to "
+                            "the nearest legal bid (stepping off one the hook forbids, within "
+                            "Max Bet), names the trump with the largest sum, and in an auction "
+                            "raises while the sum, a trick from its partner and a share of the "
+                            "widow support the next step."),
+    "table": PolicyInfo("table", L.BID_TABLE,
+                        "Bids the bid with the best expected score (the lowest where low totals "
+                        "win) for its hand class "
+                        "(expected tricks in half tricks under the trump, and trumps held), "
+                        "its seat and the sum of the bids already made, read from a table "
+                        "built by self-play: starting from the heuristic bidder, every sampled "
+                        "deal is replayed once per candidate bid with the same random numbers, "
+                        "each cell takes its best bid, and this repeats until fewer than 1% of "
+                        "the cells change. Cells seen too rarely in training, and auctions, "
+                        "use the heuristic; trump choices are the heuristic's."),
+}
+
+
+def resolve(kind: str, names: str | Sequence[str], players: int) -> list[int]:
+    table = PLAY if kind == "play" else BID
+    if isinstance(names, str):
+        names = [names] * players
+    names = list(names)
+    if len(names) != players:
+        raise BidlabInputError(f"{kind} policies: {len(names)} given for {players} seats")
+    out = []
+    for name in names:
+        if name not in table:
+            raise BidlabInputError(
+                f"unknown {kind} policy {name!r}; allowed: {', '.join(table)}")
+        out.append(table[name].kernel_id)
+    return out
+
+
+STARS = PolicyInfo("threshold", -1,
+                   "Horseshoes with stars: after scoring, a player (or team) holding a star "
+                   "spends it to score 0 for the hand when the hand cost it at least the "
+                   "threshold in points (2 by default); smaller losses keep the star for a "
+                   "costlier hand or for the five-star win "
+                   "(simulate.reference.engine.StarThreshold).")
