@@ -2,10 +2,12 @@
 # everything: both create the virtualenv (.venv) on first use.
 #
 #   make setup      create .venv and install bidlab with its dev tools (fast when up to date)
-#   make test       run the whole test suite
+#   make test       run the whole test suite (before a commit that touches the kernel,
+#                   the runner or the statistics)
+#   make test-fast  the quick lane for daily work: everything but the `slow` and `dist` tests
 #   make report     simulate every game and write the HTML report (out/report/site)
 #   make bench      run the benchmarks (benchmarks/bench.py)
-#   make lint       ruff over the code
+#   make lint       ruff, mypy, the import-layer contract and the structure checks
 #   make clean      remove build artefacts and output folders (keeps .venv)
 #   make distclean  clean, and remove .venv too
 
@@ -21,7 +23,7 @@ PYTEST_ARGS ?= -n 2
 REPORT_OUT ?= out/report
 MIN_PYTHON := 3.11
 
-.PHONY: help setup test report bench lint clean distclean
+.PHONY: help setup test test-fast report bench lint clean distclean
 
 help:
 	@sed -n '1,/^$$/p' $(firstword $(MAKEFILE_LIST)) | sed 's/^# \{0,1\}//'
@@ -49,6 +51,9 @@ $(STAMP): pyproject.toml Makefile
 test: setup
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
+test-fast: setup
+	$(BIN)/python -m pytest $(PYTEST_ARGS) -m "not slow and not dist"
+
 # Until the report job exists this writes the full rules of every shipped game.
 # Later: replace the loop with `$(BIN)/bidlab report --out $(REPORT_OUT)`.
 # The main job: every game at its usual player count, every hand size of its schedule,
@@ -73,7 +78,10 @@ bench: setup $(BENCH_STAMP)
 	$(BIN)/python benchmarks/bench.py $(BENCH_ARGS)
 
 lint: setup
-	$(BIN)/ruff check simulate reports tests benchmarks
+	$(BIN)/ruff check simulate reports tests benchmarks scripts
+	$(BIN)/mypy
+	$(BIN)/lint-imports
+	$(BIN)/python scripts/check_structure.py
 
 clean:
 	rm -rf build dist *.egg-info out runs benchmarks/results .pytest_cache .ruff_cache .hypothesis
