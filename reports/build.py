@@ -26,9 +26,10 @@ import pandas as pd
 
 import simulate as sim
 from reports.analysis.card_values import card_values
-from reports.analysis.tables import expected_tricks_table, seat_summary, write_table
+from reports.analysis.tables import expected_tricks_table, seat_summary
 from simulate.errors import BidlabInputError
 from simulate.tables import policies
+from simulate.util.files import write_table
 
 CARD_VALUE_ROWS = 2_000_000
 BALANCE_GAMES = 100_000
@@ -157,7 +158,7 @@ def _write_balance(folder: Path, b: Any) -> dict[str, Any]:
         if df is None:
             continue
         stem = folder / f"balance-{name}"
-        write_table(df, stem)
+        write_table(df, stem, ("csv", "parquet"))
         entry["tables"][name] = stem.name
     return entry
 
@@ -186,12 +187,12 @@ def _write_size(folder: Path, data: SizeData) -> dict[str, Any]:
         if df is None:
             continue
         stem = folder / f"{name}-{data.hand_size}"
-        write_table(df, stem)
+        write_table(df, stem, ("csv", "parquet"))
         entry["tables"][name] = stem.name
     entry["odds"] = []
     for df in data.odds:
         stem = folder / f"odds-{df.attrs['label']}-{data.hand_size}"
-        write_table(df, stem)
+        write_table(df, stem, ("csv", "parquet"))
         entry["odds"].append({"table": stem.name, "attrs": {
             k: (list(x) if isinstance(x, (list, tuple)) else x) for k, x in df.attrs.items()}})
     return entry

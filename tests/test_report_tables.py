@@ -10,9 +10,10 @@ import pytest
 
 import simulate as sim
 from reports.analysis.classes import FEATURES, add_features, top_cards
-from reports.analysis.tables import counterfactual_scores, expected_tricks_table, seat_summary, write_table
+from reports.analysis.tables import counterfactual_scores, expected_tricks_table, seat_summary
 from simulate.errors import BidlabInputError
 from simulate.tables.compile import compile_tables
+from simulate.util.files import write_table
 
 HANDS = 1500
 
@@ -312,7 +313,7 @@ def test_seat_summary() -> None:
 
 def test_write_table_atomic(tmp_path) -> None:  # type: ignore[no-untyped-def]
     tab = expected_tricks_table(run("hoffer"), by=("trumps", "top3"))
-    paths = write_table(tab, tmp_path / "out" / "hoffer.csv")
+    paths = write_table(tab, tmp_path / "out" / "hoffer.csv", ("csv", "parquet"))
     assert [p.name for p in paths] == ["hoffer.csv", "hoffer.parquet"]
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["hoffer.csv",
                                                                      "hoffer.parquet"]

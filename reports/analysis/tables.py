@@ -51,9 +51,7 @@ Confidence intervals are normal approximations, mean ± z·sd/√n (NaN for n < 
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterable
-from pathlib import Path
 from statistics import NormalDist
 from typing import Any
 
@@ -63,10 +61,8 @@ import pandas as pd
 from reports.analysis.classes import FEATURES, add_features
 from simulate.errors import BidlabInputError
 from simulate.rules.variant import Variant
-from simulate.util.files import write_atomically
 
-__all__ = ["COLUMN_HELP", "expected_tricks_table", "seat_summary", "counterfactual_scores",
-           "write_table"]
+__all__ = ["COLUMN_HELP", "expected_tricks_table", "seat_summary", "counterfactual_scores"]
 
 SCORE_MODELS = ("table", "full")
 
@@ -410,26 +406,3 @@ def seat_summary(data: Any, v: Variant | None = None, hand_size: int | None = No
     out.attrs.update(_json_safe({"table": "seat_summary", "variant": v.canonical,
                                  "hand_size": h, "confidence": confidence, "config": config}))
     return out
-
-
-# ----- files -------------------------------------------------------------------------------
-def write_table(df: pd.DataFrame, path: str | os.PathLike[str],
-                formats: Iterable[str] = ("csv", "parquet")) -> list[Path]:
-    """Write df as <path>.csv and <path>.parquet (a .csv/.parquet suffix on path is
-    dropped), each to a temporary file in the same folder renamed into place, so a reader
-    never sees half a file. The Parquet file keeps df.attrs (variant, configuration, column
-    help) in its metadata. Returns the paths written."""
-    base = Path(path)
-    if base.suffix in (".csv", ".parquet"):
-        base = base.with_suffix("")
-    written = []
-    for fmt in formats:
-        target = base.with_name(base.name + "." + fmt)
-        if fmt == "csv":
-            write_atomically(target, lambda tmp: df.to_csv(tmp, index=False))
-        elif fmt == "parquet":
-            write_atomically(target, lambda tmp: df.to_parquet(tmp, index=False))
-        else:
-            raise BidlabInputError(f"table format {fmt!r}; allowed: csv, parquet")
-        written.append(target)
-    return written

@@ -34,9 +34,8 @@ from typing import Any
 import pandas as pd
 
 from reports.analysis.classes import FEATURE_HELP
-from reports.analysis.tables import write_table
 from reports.charts import hands as charts
-from simulate.util.files import write_atomically
+from simulate.util.files import write_atomically, write_table
 
 __all__ = ["GameReport", "SizeReport", "build_site", "DEFAULT_THIN"]
 
@@ -203,7 +202,7 @@ def _figure(paths: list[Path], root: Path, alt: str, caption: str) -> str:
 
 
 def _downloads(df: pd.DataFrame, stem: Path, root: Path) -> str:
-    written = write_table(df, stem)
+    written = write_table(df, stem, ("csv", "parquet"))
     links = " · ".join(f'<a href="{esc(p.relative_to(root).as_posix())}">'
                        f'{p.suffix[1:].upper()}</a>' for p in written)
     return f'<p class="dl">Full table: {links}</p>'

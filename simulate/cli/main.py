@@ -329,7 +329,7 @@ def simulate(ctx: click.Context, variant: str | None, players: int | None,
         who = " (dealer)" if seat == v.players - 1 else ""
         click.echo(f"{seat:>4d}  {probs}   {tricks:11.3f}  {score:10.3f}{who}")
     if out:
-        from simulate.hands.results import write_table
+        from simulate.util.files import write_table
         try:
             write_table(res.records, out)
         except OSError as exc:
@@ -598,7 +598,7 @@ def games(v: Variant, games: int, seed: int, policies: str | None, star_threshol
     if sk is not None and min(games, 50_000) < games:
         click.echo(f"(skill index over {min(games, 50_000):,} games per seating)")
     if out:
-        from simulate.hands.results import write_table
+        from simulate.util.files import write_table
 
         write_table(res.metrics, out)
         click.echo(f"wrote {out}")
@@ -681,7 +681,7 @@ def compare(variant: str, players: int | None, base_sets: tuple[str, ...],
             click.echo(format_paired(df))
             frames.append(df.assign(change=label))
     if out and frames:
-        from simulate.hands.results import write_table
+        from simulate.util.files import write_table
 
         write_table(pd.concat(frames, ignore_index=True), out)
         click.echo(f"wrote {out}")

@@ -290,12 +290,3 @@ def hand_record(v: Variant, hand_size: int, round_index: int | None, trace: np.n
 def _cards(mask: int) -> list[int]:
     return [i for i in range(64) if mask >> i & 1]
 
-
-def write_table(df: pd.DataFrame, path: str) -> None:
-    """Write a .csv or .parquet file atomically: an interrupted write leaves nothing."""
-    from simulate.util.files import write_atomically
-
-    if path.endswith(".csv"):
-        write_atomically(path, lambda tmp: df.to_csv(tmp, index=False))
-    else:
-        write_atomically(path, lambda tmp: df.to_parquet(tmp, index=False))

@@ -5,8 +5,14 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+from simulate.errors import BidlabInputError
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def write_atomically(path: str | os.PathLike[str], write: Callable[[str], object]) -> Path:
@@ -24,3 +30,31 @@ def write_atomically(path: str | os.PathLike[str], write: Callable[[str], object
             os.remove(tmp)
         raise
     return target
+
+
+def write_table(df: pd.DataFrame, path: str | os.PathLike[str],
+                formats: Iterable[str] | None = None) -> list[Path]:
+    """Write a table atomically (temporary file renamed into place: a reader never sees half
+    a file) and return the paths written.
+
+    formats=None: exactly `path`, as CSV for a .csv suffix and Parquet otherwise. With
+    formats (from "csv", "parquet"): <path>.<format> for each, a .csv/.parquet suffix on
+    path dropped first. Parquet files keep df.attrs (variant, configuration, column help) in
+    their metadata.
+    """
+    target = Path(path)
+    if formats is None:
+        targets = [(target, "csv" if target.suffix == ".csv" else "parquet")]
+    else:
+        base = target.with_suffix("") if target.suffix in (".csv", ".parquet") else target
+        targets = []
+        for fmt in formats:
+            if fmt not in ("csv", "parquet"):
+                raise BidlabInputError(f"table format {fmt!r}; allowed: csv, parquet")
+            targets.append((base.with_name(base.name + "." + fmt), fmt))
+    for where, fmt in targets:
+        if fmt == "csv":
+            write_atomically(where, lambda tmp: df.to_csv(tmp, index=False))
+        else:
+            write_atomically(where, lambda tmp: df.to_parquet(tmp, index=False))
+    return [where for where, _ in targets]
