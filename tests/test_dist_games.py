@@ -13,7 +13,8 @@ import pytest
 import simulate as sim
 from simulate.errors import BidlabInputError
 from simulate.games.compare import compare_games, skill_index
-from simulate.games.simulate import make_game_job, simulate_games
+from simulate.games.job import make_game_job
+from simulate.games.simulate import simulate_games
 from simulate.games.tasks import GameSpec, GameTask
 from simulate.rules.variant import VARIANTS_DIR
 from simulate.runner.backends import DaskBackend, LocalBackend

@@ -16,8 +16,10 @@ import simulate as sim
 from simulate.cli.main import cli, main
 from simulate.errors import BidlabInputError
 from simulate.games.compare import compare_games, skill_index
+from simulate.games.job import Layout, make_game_job
 from simulate.games.metrics import metric_defs
-from simulate.games.simulate import Layout, make_game_job, simulate_games
+from simulate.games.replay import kernel_game_records, replay_kernel_game
+from simulate.games.simulate import simulate_games
 from simulate.kernel import game as K
 
 POLICIES = ["random+random", "greedy+greedy", "precision+heuristic"]
@@ -55,7 +57,7 @@ def _replay(v: sim.Variant, policies: str, games: list[int], seed: int) -> int:
     for g in games:
         if rows[g, K.C_HANDS] > 300:
             continue
-        _, problems = job.replay(g)
+        _, problems = replay_kernel_game(job, g)
         assert not problems, f"{v.canonical} {policies} game {g}: {problems[:4]}"
         done += 1
     return done
@@ -103,7 +105,7 @@ def test_safety_cap_and_thrown_in_hands_replay_identically() -> None:
     voided = np.flatnonzero(rows[:, K.C_VOIDED] > 0)
     assert len(voided) > 0 and rows[voided[0], K.C_CAPPED] == 1
     for g in [0, *voided[:3]]:
-        assert job.replay(int(g))[1] == [], g
+        assert replay_kernel_game(job, int(g))[1] == [], g
 
 
 def test_replay_catches_a_tampered_game() -> None:
@@ -111,14 +113,14 @@ def test_replay_catches_a_tampered_game() -> None:
 
     v = sim.load_variant("horseshoes", stars=True)
     job = make_game_job(v, 1, 3, "precision+heuristic", 1)   # spends a star on any loss
-    _, records = job.trace(0)
+    _, records = kernel_game_records(job, 0)
     assert replay_game(v, records)[1] == []
     records[-1].scores[0] += 1                       # a hand's score
     assert replay_game(v, records)[1]
-    _, records = job.trace(0)
+    _, records = kernel_game_records(job, 0)
     records.pop()                                    # a hand missing at the end
     assert replay_game(v, records)[1]
-    _, records = job.trace(0)
+    _, records = kernel_game_records(job, 0)
     spent = [(r, i) for r in records for i, d in enumerate(r.decisions) if d[0] == "spend_star"]
     assert spent, "the game should hold a star decision"
     r, i = spent[0]
@@ -247,9 +249,9 @@ def test_tied_only_tiebreak_rounds_replay_identically(players: int) -> None:
     assert len(wanted) > 0
     smaller = 0
     for g in wanted:
-        _, records = res.job.trace(int(g))
+        _, records = kernel_game_records(res.job, int(g))
         smaller += sum(len(r.hands) < players for r in records)
-        assert res.job.replay(int(g))[1] == [], g
+        assert replay_kernel_game(res.job, int(g))[1] == [], g
     assert smaller > 0, "no tie-break round was played by the tied players only"
 
 

@@ -13,7 +13,7 @@ import pandas as pd
 
 from reports.charts import balance as bc
 from reports.html.site import Col, GameReport, _downloads, _figure, _int, _page, _slug, _table, esc
-from simulate.games.metrics import fmt_num, fmt_signed
+from simulate.util.format import fmt_num, fmt_signed
 
 
 @dataclass

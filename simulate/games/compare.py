@@ -18,22 +18,30 @@ import numpy as np
 import pandas as pd
 
 from simulate.errors import BidlabInputError
-from simulate.games.metrics import Metric, MetricSums, PairedSums, metric_defs, paired_frame
-from simulate.games.simulate import (
+from simulate.games.job import (
     DEFAULT_STAR_THRESHOLD,
     GAME_CHUNK,
     GameJob,
-    _progress_bar_games,
     make_game_job,
     parse_policies,
 )
-from simulate.games.tasks import GameSpec, GameTask, run_task, union_defs
-from simulate.hands.simulate import chunks, positive_int
+from simulate.games.metrics import (
+    Metric,
+    MetricSums,
+    PairedSums,
+    metric_defs,
+    paired_frame,
+    union_defs,
+)
+from simulate.games.tasks import GameSpec, GameTask, chunk_ticker, run_task
 from simulate.rules.variant import Variant
+from simulate.tables.compile import trained_sizes
+from simulate.util.checks import positive_int
+from simulate.util.progress import Bar, progress_bar
+from simulate.util.stats import normal_interval
 
 STRONG = "precision+table"
 WEAK = "greedy+heuristic"
-Z95 = 1.959963984540054
 
 
 def skill_jobs(v: Variant, games: int, seed: int, strong: str = STRONG, weak: str = WEAK,
@@ -58,7 +66,15 @@ def skill_index(v: Variant, games: int, seed: int = 0, strong: str = STRONG, wea
                 backend: Any = None) -> dict[str, Any]:
     """How much more often one strong-policy seat wins against weaker players than chance:
     its win share (ties split, averaged over the seats it can sit in) minus 1/units, with a
-    95% CI; `ratio` is the win share over chance."""
+    95% CI; `ratio` is the win share over chance.
+
+    v: the variant; games: games per seat of the strong policy (the same deals for each
+    seat); seed: their seed; strong, weak: "play+bid" policies; stars: the star-spending
+    threshold (everyone, or per seat); workers: local threads (every core for None);
+    chunk_size: games per task; backend: where the chunks run (None: local threads).
+    Returns a dict: strong, weak, games, win_share with lo/hi, fair (chance), skill
+    (win_share − fair) with skill_lo/skill_hi, ratio (win_share / fair).
+    """
     jobs = skill_jobs(v, games, seed, strong, weak, stars)
     task = GameTask("skill", tuple(GameSpec.of(j) for j in jobs),
                     positive_int(chunk_size, "chunk_size"), jobs=tuple(jobs))
@@ -71,10 +87,11 @@ def skill_index(v: Variant, games: int, seed: int = 0, strong: str = STRONG, wea
     run_task(task, backend, workers, take)
     p, se = float(sums.ratio()[0]), float(sums.se()[0])
     fair = 1 / (v.teams or v.players)
+    lo, hi = normal_interval(p, se)
+    skill_lo, skill_hi = normal_interval(p - fair, se)
     return {"strong": strong, "weak": weak, "games": games, "win_share": p,
-            "lo": p - Z95 * se, "hi": p + Z95 * se, "fair": fair, "skill": p - fair,
-            "skill_lo": p - fair - Z95 * se, "skill_hi": p - fair + Z95 * se,
-            "ratio": p / fair}
+            "lo": lo, "hi": hi, "fair": fair, "skill": p - fair,
+            "skill_lo": skill_lo, "skill_hi": skill_hi, "ratio": p / fair}
 
 
 def compare_games(a: Variant, b: Variant, games: int, seed: int = 0,
@@ -82,10 +99,20 @@ def compare_games(a: Variant, b: Variant, games: int, seed: int = 0,
                   stars: int | Sequence[int] = DEFAULT_STAR_THRESHOLD, skill: bool = True,
                   skill_policies: tuple[str, str] = ("precision+heuristic", WEAK),
                   workers: int | None = None, chunk_size: int = GAME_CHUNK,
-                  progress: Any = False, label_a: str | None = None,
+                  progress: bool | Bar | None = False, label_a: str | None = None,
                   label_b: str | None = None, backend: Any = None) -> pd.DataFrame:
     """Every balance metric of configurations a and b played on the same deals, with the
-    paired difference b - a and its 95% CI (and the skill index, when `skill`)."""
+    paired difference b - a and its 95% CI (and the skill index, when `skill`).
+
+    a, b: the variants (the same number of players); games, seed: the games both play
+    (game g from the same stream in each); policies: "play+bid" for everyone or per seat;
+    stars: the star-spending threshold; skill: add the skill index of (strong, weak) =
+    `skill_policies` in each; workers: local threads (every core for None); chunk_size:
+    games per task; progress: True for a bar of its own, a bar with update(n) to tick, or
+    False; label_a, label_b: the configurations' names in the frame (default: canonical
+    names); backend: where the chunks run (None: local threads). Returns paired_frame's
+    frame, one row per metric.
+    """
     if a.players != b.players:
         raise BidlabInputError(f"compare: both configurations need the same number of players "
                                f"({a.players} and {b.players} given)")
@@ -101,16 +128,9 @@ def compare_games(a: Variant, b: Variant, games: int, seed: int = 0,
         jobs += skill_jobs(b, games, seed, *skill_policies, stars)
     task = GameTask("compare", tuple(GameSpec.of(j) for j in jobs),
                     positive_int(chunk_size, "chunk_size"), jobs=tuple(jobs))
-    plan = chunks(ja.config.games, task.chunk_size)
     paired = PairedSums(len(defs) + (1 if skill else 0))
-    own_bar = isinstance(progress, bool)
-    bar = _progress_bar_games(ja.config.games, progress) if own_bar else progress
-    tick = (lambda i: bar.update(plan[i][1])) if bar else None
-    try:
-        run_task(task, backend, workers, lambda p: paired.add(*p), tick)
-    finally:
-        if bar and own_bar:
-            bar.close()
+    with progress_bar(progress, ja.config.games, unit="game") as bar:
+        run_task(task, backend, workers, lambda p: paired.add(*p), chunk_ticker(task, bar))
     return paired_frame(defs + ([SKILL] if skill else []), paired, label_a or a.canonical,
                         label_b or b.canonical)
 
@@ -118,8 +138,6 @@ def compare_games(a: Variant, b: Variant, games: int, seed: int = 0,
 def untrained_note(configs: Sequence[Variant], policies: str | Sequence[str]) -> str | None:
     """A warning when a `table` bidder has trained tables in some configurations and not in
     others: it then bids by the heuristic there, and a difference mixes rules and policy."""
-    from simulate.tables.compile import trained_sizes
-
     items = [policies] if isinstance(policies, str) else list(policies)
     if not any(str(p).partition("+")[2].strip() == "table" for p in items):
         return None

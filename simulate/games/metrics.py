@@ -15,22 +15,22 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from simulate.games.job import GameJob
 from simulate.kernel import game as K
 from simulate.rules.variant import FOOLS_KING
-
-if TYPE_CHECKING:
-    from simulate.games.simulate import GameJob
-
-Z95 = 1.959963984540054
+from simulate.util.format import fmt_num, fmt_signed
+from simulate.util.stats import Z95
 
 
 @dataclass(frozen=True)
 class Metric:
+    """One balance metric: what it is called and grouped by, and its chance value."""
+
     key: str            # unique, stable: "win_share[0]", "length", ...
     group: str          # what the report groups by: "win share by seat", ...
     label: str          # what a reader sees
@@ -97,14 +97,25 @@ def metric_defs(job: GameJob) -> list[Metric]:
     return out
 
 
+def union_defs(first: list[Metric], second: list[Metric]) -> list[Metric]:
+    """The metrics of `first`, then those of `second` that `first` lacks (two variants
+    compared: each metric either has)."""
+    keys = {m.key for m in first}
+    return first + [m for m in second if m.key not in keys]
+
+
 def metric_values(job: GameJob, defs: Sequence[Metric],
                   rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(x, y) per game and metric, float64 [games, metrics]."""
-    from simulate.games.simulate import Layout
+    """Per-game values of each metric: (x, y), float64 [games, metrics], so that the metric
+    is sum(x) / sum(y).
 
+    job: the configuration that played `rows` (its game rows, GameJob.run); defs: the metrics
+    (metric_defs, or union_defs of two jobs': a metric this job has no card, seat or event
+    for gets x = y = 0).
+    """
     v = job.v
     n = v.players
-    lay = Layout(v, len(job.specials))
+    lay = job.layout
     g = len(rows)
     seat = lambda f: rows[:, [lay.col(s, f) for s in range(n)]].astype(np.float64)  # noqa: E731
     # ties split: each winning unit (player or team) gets 1/k of the win; a team's members
@@ -175,12 +186,13 @@ def metric_values(job: GameJob, defs: Sequence[Metric],
         elif key == "fooled":
             xx = seat(K.P_FOOLED).sum(axis=1)
         elif key == "holder_win":
-            held = sum(rows[:, [lay.held(s, e) for s in range(n)]] for e in held_idx)
+            held = _sum_columns(rows, [[lay.held(s, e) for s in range(n)] for e in held_idx])
             xx, yy = (held * share).sum(axis=1), held.sum(axis=1)
         elif key == "holder_ok":
-            xx = sum(rows[:, [lay.held_ok(s, e) for s in range(n)]].sum(axis=1)
-                     for e in held_idx)
-            yy = sum(rows[:, [lay.held(s, e) for s in range(n)]].sum(axis=1) for e in held_idx)
+            xx = _sum_columns(rows, [[lay.held_ok(s, e) for s in range(n)]
+                                     for e in held_idx]).sum(axis=1)
+            yy = _sum_columns(rows, [[lay.held(s, e) for s in range(n)]
+                                     for e in held_idx]).sum(axis=1)
         elif key == "captures":
             xx = rows[:, [lay.captured(s, i) for s in range(n)]].sum(axis=1)
         elif key == "capturer_win":
@@ -193,6 +205,14 @@ def metric_values(job: GameJob, defs: Sequence[Metric],
     return x, y
 
 
+def _sum_columns(rows: np.ndarray, groups: list[list[int]]) -> np.ndarray:
+    """rows[:, g] summed over the column groups g (integer counts: exact in any order)."""
+    total = np.zeros((len(rows), len(groups[0])), rows.dtype)
+    for cols in groups:
+        total += rows[:, cols]
+    return total
+
+
 class MetricSums:
     """Running sums per metric: games, Σx, Σy, Σx², Σy², Σxy."""
 
@@ -201,11 +221,13 @@ class MetricSums:
         self.s = np.zeros((5, m))
 
     def add(self, x: np.ndarray, y: np.ndarray) -> None:
+        """Add the per-game values x, y [games, metrics] of some more games."""
         self.games += len(x)
         self.s += np.stack([x.sum(0), y.sum(0), (x * x).sum(0), (y * y).sum(0),
                             (x * y).sum(0)])
 
     def ratio(self) -> np.ndarray:
+        """Each metric's value Σx / Σy (nan where Σy = 0)."""
         with np.errstate(invalid="ignore", divide="ignore"):
             return self.s[0] / self.s[1]
 
@@ -216,6 +238,7 @@ class MetricSums:
         return np.maximum(sxx - 2 * r * sxy + r * r * syy, 0.0)
 
     def se(self) -> np.ndarray:
+        """Each metric's standard error (delta method); nan with fewer than two games."""
         g = self.games
         ybar = self.s[1] / max(g, 1)
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -232,6 +255,7 @@ class PairedSums:
         self.c = np.zeros((4, m))     # Σ xA xB, Σ xA yB, Σ yA xB, Σ yA yB
 
     def add(self, xa: np.ndarray, ya: np.ndarray, xb: np.ndarray, yb: np.ndarray) -> None:
+        """Add the per-game values of A and B on the same games."""
         self.a.add(xa, ya)
         self.b.add(xb, yb)
         self.c += np.stack([(xa * xb).sum(0), (xa * yb).sum(0), (ya * xb).sum(0),
@@ -253,6 +277,8 @@ class PairedSums:
 
 
 def metrics_frame(defs: Sequence[Metric], sums: MetricSums) -> pd.DataFrame:
+    """One row per metric of `defs` (in the order of `sums`' columns): value, 95% CI (lo,
+    hi), se, games, the denominator Σy and the chance value `fair`."""
     r, se = sums.ratio(), sums.se()
     rows = []
     for j, m in enumerate(defs):
@@ -265,6 +291,9 @@ def metrics_frame(defs: Sequence[Metric], sums: MetricSums) -> pd.DataFrame:
 
 def paired_frame(defs: Sequence[Metric], paired: PairedSums, label_a: str,
                  label_b: str) -> pd.DataFrame:
+    """One row per metric of `defs`: A and B with their standard errors, the paired
+    difference B − A with its 95% CI and se, and whether the CI excludes 0; label_a and
+    label_b name the configurations (columns config_a, config_b)."""
     ra, rb = paired.a.ratio(), paired.b.ratio()
     sa, sb = paired.a.se(), paired.b.se()
     d, sd = paired.diff()
@@ -279,41 +308,17 @@ def paired_frame(defs: Sequence[Metric], paired: PairedSums, label_a: str,
     return pd.DataFrame(rows)
 
 
-def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
-    if n == 0:
-        return float("nan"), float("nan")
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return c - h, c + h
-
-
-def fmt_num(x: Any) -> str:
-    """Four significant-looking decimals for small numbers, fewer for big ones; — for none."""
-    try:
-        x = float(x)
-    except (TypeError, ValueError):
-        return "—"
-    if not math.isfinite(x):
-        return "—"
-    a = abs(x)
-    return f"{x:.1f}" if a >= 100 else f"{x:.2f}" if a >= 10 else f"{x:.4f}"
-
-
-def fmt_signed(x: Any) -> str:
-    s = fmt_num(x)
-    return s if s.startswith("-") or s == "—" else "+" + s
-
-
 def format_metrics(df: pd.DataFrame, skill: dict[str, Any] | None = None) -> str:
-    """The metrics as a plain-text table, grouped, with CIs and chance values."""
+    """The metrics as a plain-text table, grouped, with CIs and chance values.
+
+    df: GameResults.metrics (metrics_frame); skill: a skill_index result, shown last.
+    """
     lines: list[str] = []
     width = min(48, max(30, int(df.label.str.len().max()) + 2)) if len(df) else 44
     for group, part in df.groupby("group", sort=False):
         lines.append(f"{group}")
         for r in part.itertuples():
-            fair = f"   chance {fmt_num(r.fair)}" if r.fair is not None and \
+            fair = f"   chance {fmt_num(r.fair)}" if isinstance(r.fair, float) and \
                 math.isfinite(r.fair) else ""
             lines.append(f"  {r.label:<{width}} {fmt_num(r.value):>9}  "
                          f"[{fmt_num(r.lo)}, {fmt_num(r.hi)}]{fair}")
@@ -327,8 +332,8 @@ def format_metrics(df: pd.DataFrame, skill: dict[str, Any] | None = None) -> str
 
 
 def format_paired(df: pd.DataFrame) -> str:
-    """A comparison as a plain-text table: A, B, B − A with its 95% CI; * where the CI
-    excludes 0."""
+    """A comparison (compare_games, paired_frame) as a plain-text table: A, B, B − A with
+    its 95% CI; * where the CI excludes 0."""
     width = min(48, max(30, int(df.label.str.len().max()) + 2)) if len(df) else 44
     lines = [f"  {'':<{width}} {'A':>9} {'B':>9} {'B − A':>9}  95% CI"]
     for group, part in df.groupby("group", sort=False):

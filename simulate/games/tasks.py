@@ -9,18 +9,25 @@ along (never pickled), so local threads rebuild nothing.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from simulate.games.simulate import GameJob, make_game_job
+from simulate.games.job import GameJob, make_game_job
+from simulate.games.metrics import metric_defs, metric_values, union_defs
+from simulate.hands.simulate import run_local
 from simulate.kernel import game as K
 from simulate.runner.backends import BuiltOnce, VariantSpec, check_digest, digest_arrays
+from simulate.util.checks import worker_count
+from simulate.util.progress import Bar
 
 
 @dataclass(frozen=True)
 class GameSpec:
+    """A GameJob as plain, picklable values: what a worker rebuilds the job from."""
+
     variant: VariantSpec
     games: int
     seed: int
@@ -30,11 +37,13 @@ class GameSpec:
 
     @classmethod
     def of(cls, job: GameJob) -> GameSpec:
+        """The spec of `job`, with the digest of its tables."""
         c = job.config
         return cls(VariantSpec.of(job.v), c.games, c.seed, tuple(c.policies), tuple(c.stars),
                    game_digest(job))
 
     def build(self) -> GameJob:
+        """The job again, checked against the client's digest."""
         v = self.variant.load()
         job = make_game_job(v, self.games, self.seed, list(self.policies), list(self.stars))
         check_digest(v, game_digest(job), self.digest)
@@ -79,6 +88,7 @@ class GameTask:
     portable = True
 
     def portable_copy(self) -> GameTask:
+        """This task without the client's jobs (what a backend ships)."""
         return GameTask(self.mode, self.specs, self.chunk_size, self.keep)
 
     def __getstate__(self) -> dict[str, Any]:
@@ -92,13 +102,16 @@ class GameTask:
 
     @property
     def games(self) -> int:
+        """Games per configuration."""
         return self.specs[0].games
 
     @property
     def n_chunks(self) -> int:
+        """How many chunks the games split into."""
         return -(-self.games // self.chunk_size)
 
     def chunk(self, i: int) -> tuple[int, int]:
+        """Chunk i as (first game, number of games)."""
         start = i * self.chunk_size
         return start, min(self.chunk_size, self.games - start)
 
@@ -106,8 +119,6 @@ class GameTask:
         return self.jobs if self.jobs is not None else tuple(_job_for(s) for s in self.specs)
 
     def __call__(self, i: int) -> tuple[np.ndarray, ...]:
-        from simulate.games.metrics import metric_defs, metric_values
-
         start, count = self.chunk(i)
         jobs = self._jobs()
         if self.mode == "skill":
@@ -137,30 +148,34 @@ class GameTask:
 def skill_values(jobs: tuple[GameJob, ...], start: int, count: int) -> np.ndarray:
     """The strong seat's win share per game (ties split), averaged over the seats it sat in:
     jobs[s] has the strong policy in seat s."""
-    from simulate.games.simulate import Layout
-
     total = np.zeros(count)
     for seat, job in enumerate(jobs):
         rows, _ = job.run(start, count)
         won = np.maximum(rows[:, K.C_UNITS_WON], 1)
-        lay = Layout(job.v, len(job.specials))
+        lay = job.layout
         total += rows[:, lay.col(seat, K.P_WIN)] / won
     return total / len(jobs)
 
 
-def union_defs(first: list[Any], second: list[Any]) -> list[Any]:
-    keys = {m.key for m in first}
-    return first + [m for m in second if m.key not in keys]
+def chunk_ticker(task: GameTask, bar: Bar | None) -> Callable[[int], None] | None:
+    """tick(i): advance `bar` by chunk i's games (None without a bar)."""
+    if not bar:
+        return None
+    shown = bar
+
+    def tick(i: int) -> None:
+        shown.update(task.chunk(i)[1])
+
+    return tick
 
 
-def run_task(task: GameTask, backend: Any, workers: int | None, take: Any,
-             tick: Any = None) -> None:
-    """Every chunk of `task`, handed to take(result) in chunk order: on `backend` (a
-    simulate.backends backend, e.g. dask) or on local threads."""
-    from simulate.hands.simulate import _workers, run_local
-
+def run_task(task: GameTask, backend: Any, workers: int | None,
+             take: Callable[[Any], None], tick: Callable[[int], None] | None = None) -> None:
+    """Every chunk of `task`, handed to take(result) in chunk order, with tick(i) after
+    chunk i: on `backend` (a simulate.runner.backends backend, e.g. dask) or, for None, on
+    `workers` local threads (every core for None)."""
     if backend is None:
-        run_local(task.n_chunks, task, _workers(workers), tick, reduce=take)
+        run_local(task.n_chunks, task, worker_count(workers), tick, reduce=take)
         return
 
     def taken(i: int, result: Any) -> None:
