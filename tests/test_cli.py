@@ -11,7 +11,8 @@ import pytest
 from click.testing import CliRunner
 
 import simulate
-from simulate.cli.main import cli, main, suit_label
+from simulate.cli.main import cli, main
+from simulate.rules.describe import suit_label
 from simulate.rules.variant import VARIANTS_DIR, load_variant, shipped_variants
 
 ALL_GAMES = shipped_variants()
@@ -210,7 +211,7 @@ def test_interrupt_exits_130(monkeypatch: pytest.MonkeyPatch,
     def interrupted(*_args: object, **_kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("simulate.cli.main.load_from_cli", interrupted)
+    monkeypatch.setattr("simulate.cli.options.load_from_cli", interrupted)
     code, _, err = run_main(capsys, "rules", "hoffer")
     assert code == 130
     assert "Traceback" not in err and "error" not in err
