@@ -217,6 +217,39 @@ def test_interrupt_exits_130(monkeypatch: pytest.MonkeyPatch,
     assert "Traceback" not in err and "error" not in err
 
 
+COMMANDS = ["variants", "rules", "simulate", "odds", "train", "tournament", "games", "compare",
+            "report", "bench"]
+
+
+@pytest.mark.parametrize("command", [[]] + [[c] for c in COMMANDS])
+def test_dash_h_is_help_everywhere(command: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run_main(capsys, *command, "-h")
+    assert code == 0, err
+    assert out.startswith("Usage: bidlab") and "-h, --help" in out
+    assert set(cli.commands) == set(COMMANDS)
+
+
+@pytest.mark.parametrize("args", [
+    ["simulate", "hoffer", "-h", "5", "--hands", "10"],
+    ["simulate", "hoffer", "-h5"],
+    ["tournament", "hoffer", "--seats", "greedy+greedy,random+random", "-h", "5"],
+    ["train", "hoffer", "-h", "5", "-h", "6"],
+])
+def test_old_hand_size_spelling_refused(args: list[str],
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run_main(capsys, *args)
+    assert_one_line_error(code, err, "-h is help now", "-c 5", "--hand-size 5")
+    assert out == ""
+
+
+def test_hand_size_short_flag_is_free_everywhere() -> None:
+    """-c means the hand size wherever it exists and nothing else anywhere."""
+    for name, command in cli.commands.items():
+        for param in command.params:
+            if "-c" in param.opts:
+                assert param.name in ("hand_size", "hand_sizes"), name
+
+
 # ----- the installed entry points ------------------------------------------------------------
 
 def _env() -> dict[str, str]:
