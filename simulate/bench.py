@@ -8,9 +8,11 @@ side by side in that same run. Peers: OpenSpiel's C++ Oh Hell (uniform random bo
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import platform
+import random
 import resource
 import statistics
 import subprocess
@@ -18,6 +20,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from multiprocessing import get_context
@@ -25,6 +28,15 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from simulate.games.simulate import simulate_games
+from simulate.hands.odds import bid_odds
+from simulate.hands.simulate import simulate_hands
+from simulate.kernel.deal import run_deals
+from simulate.reference.engine import RandomPolicy, simulate_hand
+from simulate.rules.variant import load_variant
+from simulate.tables.compile import compile_tables
+from simulate.util.files import write_atomically
 
 TARGETS = {
     "oh_hell 4p x7 random": 3_000_000,
@@ -48,6 +60,8 @@ ODDS_CASES = [
 
 @dataclass
 class Row:
+    """One measured workload: its median rate (or seconds), the repeats and its target."""
+
     name: str
     rate: float                     # median per second
     unit: str = "hands/s"
@@ -57,6 +71,7 @@ class Row:
 
     @property
     def met(self) -> bool | None:
+        """Whether the target is met (None without a target)."""
         if self.target is None:
             return None
         # seconds are better low, rates better high
@@ -64,6 +79,7 @@ class Row:
 
 
 def _median_rate(run: Callable[[], int], repeats: int) -> list[float]:
+    """Units done per second by run(), once per repeat."""
     rates = []
     for _ in range(repeats):
         t = time.perf_counter()
@@ -74,13 +90,11 @@ def _median_rate(run: Callable[[], int], repeats: int) -> list[float]:
 
 def _kernel_row(name: str, game: str, players: int, hand_size: int, policy: str,
                 hands: int, repeats: int, target: float | None, **options: Any) -> Row:
-    """policy: one name for play and bid, or PLAY+BID."""
-    import simulate as sim
-    from simulate.hands.simulate import simulate_hands
-
+    """Hands per second of the kernel on one workload; policy: one name for play and bid,
+    or PLAY+BID."""
     play, _, bid = policy.partition("+")
     bid = bid or play
-    v = sim.load_variant(game, players=players, **options)
+    v = load_variant(game, players=players, **options)
     simulate_hands(v, hand_size, 10_000, seed=0, play=play, bid=bid, keep="summary")
 
     def run() -> int:
@@ -94,13 +108,8 @@ def _kernel_row(name: str, game: str, players: int, hand_size: int, policy: str,
 
 
 def _deal_row(repeats: int) -> Row:
-    from concurrent.futures import ThreadPoolExecutor
-
-    import simulate as sim
-    from simulate.kernel.deal import run_deals
-    from simulate.tables.compile import compile_tables
-
-    v = sim.load_variant("oh_hell", players=4)
+    """Deals per second of the dealing kernel alone, 2 threads."""
+    v = load_variant("oh_hell", players=4)
     P = compile_tables(v).P
     fixed = np.zeros(4, np.uint64)
     count = 20_000_000
@@ -124,12 +133,9 @@ def _deal_row(repeats: int) -> Row:
 def _odds_rows(repeats: int) -> list[Row]:
     """Seconds for bid odds over ODDS_SAMPLES deals, every bid evaluated (racing, and
     exhaustive for comparison); sequential games also with the earlier bid given."""
-    import simulate as sim
-    from simulate.hands.simulate import simulate_hands
-
     rows = []
     for game, hand, seat, trump in ODDS_CASES:
-        v = sim.load_variant(game)
+        v = load_variant(game)
         h = len(hand.split())
         befores: list[str | None] = [None]
         if v.bidding_form == "sequential" and seat > 0:
@@ -139,13 +145,14 @@ def _odds_rows(repeats: int) -> list[Row]:
             befores.append(str(int(np.argmax(counts))))
         for before in befores:
             for exhaustive in (False, True):
-                kwargs = dict(seat=seat, trump=trump, bids_before=before, samples=ODDS_SAMPLES,
-                              exhaustive=exhaustive, workers=2)
-                sim.bid_odds(v, hand, **kwargs)   # warm: compile and calibrate untimed
+                odds = functools.partial(bid_odds, v, hand, seat=seat, trump=trump,
+                                         bids_before=before, samples=ODDS_SAMPLES,
+                                         exhaustive=exhaustive, workers=2)
+                odds()   # warm: compile and calibrate untimed
                 times = []
                 for _ in range(repeats):
                     t = time.perf_counter()
-                    sim.bid_odds(v, hand, **kwargs)
+                    odds()
                     times.append(time.perf_counter() - t)
                 label = f"odds {game} x{h}" + (f" after {before}" if before else "") + \
                     (" exhaustive" if exhaustive else "")
@@ -163,12 +170,9 @@ GAMES_CASES = [("kings_and_fools", 100_000), ("hoffer", 100_000), ("horseshoes",
 def _games_rows(repeats: int) -> list[Row]:
     """Seconds for whole 4-player games with precision+table, summary kept, 2 threads
     (target: 100,000 Kings and Fools games in 10 s)."""
-    import simulate as sim
-    from simulate.games.simulate import simulate_games
-
     rows = []
     for game, games in GAMES_CASES:
-        v = sim.load_variant(game)
+        v = load_variant(game)
         simulate_games(v, 2_000, seed=1, workers=2)   # warm: compile and calibrate untimed
         times = []
         for _ in range(repeats):
@@ -182,12 +186,8 @@ def _games_rows(repeats: int) -> list[Row]:
 
 
 def _reference_row(seconds: float) -> Row:
-    import random
-
-    import simulate as sim
-    from simulate.reference.engine import RandomPolicy, simulate_hand
-
-    v = sim.load_variant("oh_hell", players=4)
+    """Hands per second of the pure-Python reference engine for about `seconds`."""
+    v = load_variant("oh_hell", players=4)
     rng = random.Random(1)
     pols = [RandomPolicy(rng) for _ in range(4)]
     done, t = 0, time.perf_counter()
@@ -200,6 +200,7 @@ def _reference_row(seconds: float) -> Row:
 
 
 def _openspiel_worker(seconds: float, seed: int) -> float:
+    """Hands per second of OpenSpiel's Oh Hell with random bots in this process."""
     import pyspiel
 
     game = pyspiel.load_game("oh_hell", {"players": 4, "num_tricks_fixed": 7})
@@ -212,6 +213,7 @@ def _openspiel_worker(seconds: float, seed: int) -> float:
 
 
 def _openspiel_rows(seconds: float, repeats: int) -> list[Row]:
+    """OpenSpiel on 1 and 2 cores, or a not-installed row (open-spiel is optional)."""
     try:
         import pyspiel  # noqa: F401
     except ImportError:
@@ -231,6 +233,7 @@ def _openspiel_rows(seconds: float, repeats: int) -> list[Row]:
 
 
 def _subprocess_probe(code: str, env: dict[str, str]) -> dict[str, Any]:
+    """Run code in a fresh interpreter; its last stdout line (JSON) plus the wall time."""
     t = time.perf_counter()
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                          check=True)
@@ -239,12 +242,14 @@ def _subprocess_probe(code: str, env: dict[str, str]) -> dict[str, Any]:
     return result
 
 
+# Run in a fresh interpreter, so its imports are text here (an import-path rename must
+# update them by hand).
 PROBE = """
 import json, resource, time, sys
 t = time.perf_counter()
-import simulate as sim
-from simulate.run import simulate_hands
-v = sim.load_variant("oh_hell", players=4)
+from simulate.hands.simulate import simulate_hands
+from simulate.rules.variant import load_variant
+v = load_variant("oh_hell", players=4)
 res = simulate_hands(v, 7, {hands}, seed=0, play="random", bid="random", keep="summary")
 print(json.dumps({{"first_result_s": time.perf_counter() - t,
                   "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
@@ -253,6 +258,8 @@ print(json.dumps({{"first_result_s": time.perf_counter() - t,
 
 
 def _startup_and_memory(memory_hands: list[int]) -> dict[str, Any]:
+    """Cold and warm time to a first result, `bidlab --version` time and peak memory in
+    summary mode, each in a fresh interpreter with an empty kernel cache."""
     env = dict(os.environ)
     with tempfile.TemporaryDirectory() as cache:
         env["BIDLAB_CACHE_DIR"] = cache
@@ -270,25 +277,21 @@ def _startup_and_memory(memory_hands: list[int]) -> dict[str, Any]:
                                     for m in memory}}
 
 
-def run_benchmark(quick: bool = False, full: bool = False, out_dir: str | Path | None = None,
-                  echo: Callable[[str], None] = print) -> dict[str, Any]:
-    repeats = 3 if quick else 5
-    scale = 1 if not quick else 4
-    rows: list[Row] = []
-    echo(f"bidlab benchmark: medians over {repeats} repeats, 2 threads unless noted")
-    rows.append(_kernel_row("oh_hell 4p x7 random", "oh_hell", 4, 7, "random",
-                            8_000_000 // scale, repeats, TARGETS["oh_hell 4p x7 random"]))
-    rows.append(_kernel_row("oh_hell 4p x7 greedy", "oh_hell", 4, 7, "greedy",
-                            4_000_000 // scale, repeats, None))
-    rows.append(_kernel_row("oh_hell 4p x10 greedy", "oh_hell", 4, 10, "greedy",
-                            4_000_000 // scale, repeats, TARGETS["oh_hell 4p x10 greedy"]))
-    import simulate as sim
-
-    rows.append(_kernel_row("oh_hell 4p x10 precision+table", "oh_hell", 4, 10,
-                            "precision+table", 4_000_000 // scale, repeats, None))
+def _kernel_rows(repeats: int, scale: int) -> tuple[list[Row], list[tuple[str, str]]]:
+    """The kernel workloads, and the (greedy, precision+table) row pairs of the policy cost."""
+    rows = [
+        _kernel_row("oh_hell 4p x7 random", "oh_hell", 4, 7, "random",
+                    8_000_000 // scale, repeats, TARGETS["oh_hell 4p x7 random"]),
+        _kernel_row("oh_hell 4p x7 greedy", "oh_hell", 4, 7, "greedy",
+                    4_000_000 // scale, repeats, None),
+        _kernel_row("oh_hell 4p x10 greedy", "oh_hell", 4, 10, "greedy",
+                    4_000_000 // scale, repeats, TARGETS["oh_hell 4p x10 greedy"]),
+        _kernel_row("oh_hell 4p x10 precision+table", "oh_hell", 4, 10,
+                    "precision+table", 4_000_000 // scale, repeats, None),
+    ]
     cost_pairs = [("oh_hell 4p x10 greedy", "oh_hell 4p x10 precision+table")]
     for game in ("hoffer", "horseshoes", "hyjack", "hasenpfeffer", "kings_and_fools"):
-        v = sim.load_variant(game)
+        v = load_variant(game)
         label = f"{game} {v.players}p x{max(v.schedule)}"
         rows.append(_kernel_row(f"{label} greedy", game, v.players, max(v.schedule), "greedy",
                                 4_000_000 // scale, repeats, None))
@@ -300,6 +303,41 @@ def run_benchmark(quick: bool = False, full: bool = False, out_dir: str | Path |
                             "precision+table", 2_000_000 // scale, repeats, MANY_PLAYERS_TARGET))
     rows.append(_kernel_row("kings_and_fools 7p x7 precision+table", "kings_and_fools", 7, 7,
                             "precision+table", 2_000_000 // scale, repeats, MANY_PLAYERS_TARGET))
+    return rows, cost_pairs
+
+
+def _ratios(rows: list[Row]) -> dict[str, float]:
+    """bidlab's random-policy rate over each peer's (OpenSpiel, the reference engine)."""
+    ours = next(r for r in rows if r.name == "oh_hell 4p x7 random").rate
+    ratios = {}
+    for row in rows:
+        if row.name.startswith("OpenSpiel") or row.name.startswith("reference"):
+            if row.rate == row.rate and row.rate > 0:      # not NaN (peer not installed)
+                ratios[f"bidlab 2 threads / {row.name}"] = ours / row.rate
+    return ratios
+
+
+def _echo_startup(sm: dict[str, Any], echo: Callable[[str], None]) -> None:
+    """Print the start-up and memory figures of _startup_and_memory."""
+    echo(f"  cold compile to first result  {sm['cold_compile_s']:7.1f} s   (target <= 60 s)")
+    echo(f"  warm start to first result    {sm['warm_start_s']:7.2f} s   (target <= 2 s)")
+    echo(f"  bidlab --version              {sm['cli_version_s']:7.2f} s")
+    for hands, mb in sm["summary_peak_rss_mb"].items():
+        echo(f"  peak memory, {int(hands):>13,} hands in summary mode: {mb:8.1f} MB")
+
+
+def run_benchmark(quick: bool = False, full: bool = False, out_dir: str | Path | None = None,
+                  echo: Callable[[str], None] = print) -> dict[str, Any]:
+    """Run every workload, print the table, write bench-<time>.json and return its content.
+
+    quick: 3 repeats and a quarter of the hands (else 5 repeats); full: also summary-mode
+    memory at 1e8 and 1e9 hands; out_dir: folder for the JSON (default benchmarks/results);
+    echo: where the lines go.
+    """
+    repeats = 3 if quick else 5
+    scale = 1 if not quick else 4
+    echo(f"bidlab benchmark: medians over {repeats} repeats, 2 threads unless noted")
+    rows, cost_pairs = _kernel_rows(repeats, scale)
     rows.append(_deal_row(repeats))
     rows.extend(_odds_rows(repeats))
     rows.extend(_games_rows(repeats))
@@ -308,12 +346,7 @@ def run_benchmark(quick: bool = False, full: bool = False, out_dir: str | Path |
     for row in rows:
         echo(_format_row(row))
 
-    ours = next(r for r in rows if r.name == "oh_hell 4p x7 random").rate
-    ratios = {}
-    for row in rows:
-        if row.name.startswith("OpenSpiel") or row.name.startswith("reference"):
-            if row.rate == row.rate and row.rate > 0:
-                ratios[f"bidlab 2 threads / {row.name}"] = ours / row.rate
+    ratios = _ratios(rows)
     by_name = {r.name: r.rate for r in rows}
     policy_cost = {f"{slow} vs {fast}": by_name[fast] / by_name[slow]
                    for fast, slow in cost_pairs}
@@ -327,11 +360,7 @@ def run_benchmark(quick: bool = False, full: bool = False, out_dir: str | Path |
     echo("\nstart-up and memory (fresh kernel cache, then warm; summary mode)")
     memory_hands = [10**5, 10**6, 10**7] + ([10**8, 10**9] if full else [])
     sm = _startup_and_memory(memory_hands)
-    echo(f"  cold compile to first result  {sm['cold_compile_s']:7.1f} s   (target <= 60 s)")
-    echo(f"  warm start to first result    {sm['warm_start_s']:7.2f} s   (target <= 2 s)")
-    echo(f"  bidlab --version              {sm['cli_version_s']:7.2f} s")
-    for hands, mb in sm["summary_peak_rss_mb"].items():
-        echo(f"  peak memory, {int(hands):>13,} hands in summary mode: {mb:8.1f} MB")
+    _echo_startup(sm, echo)
 
     report = {
         "when": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -343,17 +372,15 @@ def run_benchmark(quick: bool = False, full: bool = False, out_dir: str | Path |
         "startup_memory": sm,
         "max_rss_mb_this_process": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
     }
-    out_dir = Path(out_dir or "benchmarks/results")
-    out_dir.mkdir(parents=True, exist_ok=True)
-    path = out_dir / f"bench-{datetime.now().strftime('%Y%m%d-%H%M%S')}.json"
-    tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(report, indent=2))
-    tmp.replace(path)
+    folder = Path(out_dir or "benchmarks/results")
+    path = folder / f"bench-{datetime.now().strftime('%Y%m%d-%H%M%S')}.json"
+    write_atomically(path, lambda tmp: Path(tmp).write_text(json.dumps(report, indent=2)))
     echo(f"\nwrote {path}")
     return report
 
 
 def _format_row(row: Row) -> str:
+    """One row of the printed table."""
     seconds = row.unit == "s"
     target = "" if row.target is None else \
         (f"target <= {row.target:9.2f}  " if seconds else f"target {row.target:>12,.0f}  ") + \
@@ -364,6 +391,7 @@ def _format_row(row: Row) -> str:
 
 
 def _cpu_name() -> str:
+    """The CPU model from /proc/cpuinfo, else platform.processor()."""
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
             if line.startswith("model name"):

@@ -11,7 +11,8 @@ import pytest
 from click.testing import CliRunner
 
 import simulate
-from simulate.cli.main import cli, main, suit_label
+from simulate.cli.main import cli, main
+from simulate.rules.describe import suit_label
 from simulate.rules.variant import VARIANTS_DIR, load_variant, shipped_variants
 
 ALL_GAMES = shipped_variants()
@@ -210,10 +211,43 @@ def test_interrupt_exits_130(monkeypatch: pytest.MonkeyPatch,
     def interrupted(*_args: object, **_kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("simulate.cli.main.load_from_cli", interrupted)
+    monkeypatch.setattr("simulate.cli.options.load_from_cli", interrupted)
     code, _, err = run_main(capsys, "rules", "hoffer")
     assert code == 130
     assert "Traceback" not in err and "error" not in err
+
+
+COMMANDS = ["variants", "rules", "simulate", "odds", "train", "tournament", "games", "compare",
+            "report", "bench"]
+
+
+@pytest.mark.parametrize("command", [[]] + [[c] for c in COMMANDS])
+def test_dash_h_is_help_everywhere(command: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run_main(capsys, *command, "-h")
+    assert code == 0, err
+    assert out.startswith("Usage: bidlab") and "-h, --help" in out
+    assert set(cli.commands) == set(COMMANDS)
+
+
+@pytest.mark.parametrize("args", [
+    ["simulate", "hoffer", "-h", "5", "--hands", "10"],
+    ["simulate", "hoffer", "-h5"],
+    ["tournament", "hoffer", "--seats", "greedy+greedy,random+random", "-h", "5"],
+    ["train", "hoffer", "-h", "5", "-h", "6"],
+])
+def test_old_hand_size_spelling_refused(args: list[str],
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run_main(capsys, *args)
+    assert_one_line_error(code, err, "-h is help now", "-c 5", "--hand-size 5")
+    assert out == ""
+
+
+def test_hand_size_short_flag_is_free_everywhere() -> None:
+    """-c means the hand size wherever it exists and nothing else anywhere."""
+    for name, command in cli.commands.items():
+        for param in command.params:
+            if "-c" in param.opts:
+                assert param.name in ("hand_size", "hand_sizes"), name
 
 
 # ----- the installed entry points ------------------------------------------------------------

@@ -12,7 +12,7 @@ from simulate.cli.main import cli, main
 
 
 def test_simulate_prints_distribution_by_seat() -> None:
-    result = CliRunner().invoke(cli, ["simulate", "kings_and_fools", "-p", "3", "-h", "4",
+    result = CliRunner().invoke(cli, ["simulate", "kings_and_fools", "-p", "3", "-c", "4",
                                       "--hands", "5000", "--no-progress"])
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
@@ -27,7 +27,7 @@ def test_simulate_prints_distribution_by_seat() -> None:
 
 def test_simulate_writes_records(tmp_path: Path) -> None:
     out = tmp_path / "hands.parquet"
-    result = CliRunner().invoke(cli, ["simulate", "hoffer", "-h", "5", "--hands", "300",
+    result = CliRunner().invoke(cli, ["simulate", "hoffer", "-c", "5", "--hands", "300",
                                       "--fixed", "2:HIJO AS KS 9H 10D", "--trump", "S",
                                       "--out", str(out), "--no-progress"])
     assert result.exit_code == 0, result.output
@@ -40,11 +40,11 @@ def test_simulate_writes_records(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("args,needle", [
     (["simulate", "hoffer", "--hands", "0"], "hands must be a positive"),
-    (["simulate", "hoffer", "-h", "9"], "cannot be dealt"),
+    (["simulate", "hoffer", "-c", "9"], "cannot be dealt"),
     (["simulate", "hoffer", "--play", "genius"], "unknown play policy"),
-    (["simulate", "hoffer", "-h", "2", "--fixed", "0:AS AS"], "more times"),
-    (["simulate", "hoffer", "-h", "2", "--fixed", "zero:AS KS"], "SEAT:CARDS"),
-    (["simulate", "oh_hell", "-h", "5", "--trump", "NT"], "NT cannot be forced"),
+    (["simulate", "hoffer", "-c", "2", "--fixed", "0:AS AS"], "more times"),
+    (["simulate", "hoffer", "-c", "2", "--fixed", "zero:AS KS"], "SEAT:CARDS"),
+    (["simulate", "oh_hell", "-c", "5", "--trump", "NT"], "NT cannot be forced"),
     (["simulate", "hoffer", "--out", "x.txt"], ".parquet or .csv"),
 ])
 def test_simulate_bad_input(args: list[str], needle: str, capsys: pytest.CaptureFixture[str],
@@ -56,3 +56,11 @@ def test_simulate_bad_input(args: list[str], needle: str, capsys: pytest.Capture
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("bidlab: error:") and needle in err[0]
     assert list(tmp_path.iterdir()) == []
+
+
+def test_cli_default_chunk_is_the_engine_default() -> None:
+    """The CLI repeats the chunk size (to show it without importing numba): keep them equal."""
+    from simulate.cli.hands import DEFAULT_CHUNK
+    from simulate.hands.simulate import DEFAULT_CHUNK as ENGINE_DEFAULT
+
+    assert DEFAULT_CHUNK == ENGINE_DEFAULT

@@ -94,7 +94,7 @@ def test_run_dir_gives_the_same_arrays(case, reference, tmp_path):
 
 # ----- a real kill ----------------------------------------------------------------------------
 
-KILL_ARGS = ["oh_hell", "-p", "4", "-h", "10", "--hands", "1000000", "--chunk-size", "5000",
+KILL_ARGS = ["oh_hell", "-p", "4", "-c", "10", "--hands", "1000000", "--chunk-size", "5000",
              "--seed", "7", "--no-progress"]
 
 
@@ -167,7 +167,7 @@ def test_killed_and_resumed_run_equals_uninterrupted(tmp_path, uninterrupted, si
 def test_kill_before_any_chunk_leaves_a_resumable_folder(tmp_path):
     """SIGTERM right after the manifest is written: nothing kept, resume does everything."""
     folder = tmp_path / "run"
-    proc = _bidlab("kings_and_fools", "-p", "3", "-h", "4", "--hands", "3000", "--chunk-size",
+    proc = _bidlab("kings_and_fools", "-p", "3", "-c", "4", "--hands", "3000", "--chunk-size",
                    "1000", "--no-progress", "--run-dir", str(folder),
                    env={**os.environ, "PYTHONUNBUFFERED": "1"})
     _wait_for(lambda: (folder / "manifest.json").exists(), 120, proc)

@@ -192,7 +192,7 @@ def test_dask_backend_only_runs_chunk_tasks(dask_backend):
 
 
 def test_cli_scheduler_gives_the_same_output_as_local(cluster, capsys):
-    args = ["simulate", "oh_hell", "-p", "4", "-h", "6", "--hands", "4000", "--chunk-size",
+    args = ["simulate", "oh_hell", "-p", "4", "-c", "6", "--hands", "4000", "--chunk-size",
             "900", "--no-progress"]
     outputs = []
     for extra in ([], ["--scheduler", cluster.scheduler_address]):

@@ -159,7 +159,7 @@ def mutated_variant(draw: st.DrawFn) -> tuple[str, bytes]:
 
 def _exercise(v: sim.Variant) -> None:
     """What loading promises: a variant that loads can be described and played."""
-    from simulate.cli.main import describe_rules
+    from simulate.rules.describe import describe_rules
 
     describe_rules(v)
     h = min(v.schedule)

@@ -230,7 +230,7 @@ def test_edited_variant_file_is_kept_in_the_run_dir(tmp_path):
     path = tmp_path / "oh_hell_edit.toml"
     path.write_text(text + "\n# edited\n", encoding="utf-8")
     folder = tmp_path / "r"
-    args = ["simulate", str(path), "-p", "4", "-h", "5", "--hands", "2000", "--chunk-size", "500",
+    args = ["simulate", str(path), "-p", "4", "-c", "5", "--hands", "2000", "--chunk-size", "500",
             "--no-progress", "--run-dir", str(folder)]
     first = _cli(args)
     assert (folder / "variant.toml").read_bytes() == path.read_bytes()
@@ -252,7 +252,7 @@ def _cli(args: list[str], status: int = 0) -> str:
     return result.stdout
 
 
-BASE = ["simulate", GAME, "-p", str(PLAYERS), "-h", str(H), "--hands", str(HANDS), "--seed", "5",
+BASE = ["simulate", GAME, "-p", str(PLAYERS), "-c", str(H), "--hands", str(HANDS), "--seed", "5",
         "--chunk-size", str(CHUNK), "--no-progress"]
 
 

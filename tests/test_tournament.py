@@ -239,7 +239,7 @@ def test_unknown_policy_names_the_allowed_ones() -> None:
     (["--seats", "greedy+greedy+random,random+random"], "PLAY+BID"),
     (["--seats", "greedy+greedy,random+random", "--hands", "0"], "hands must be a positive"),
     (["--seats", "greedy+greedy,random+random", "--hands", "5"], "too few"),
-    (["--seats", "greedy+greedy,random+random", "-h", "40"], "cannot be dealt"),
+    (["--seats", "greedy+greedy,random+random", "-c", "40"], "cannot be dealt"),
     (["--seats", "greedy+greedy,random+random", "--seating", "odd"], "--seating"),
     ([], "--seats"),
 ])
@@ -257,7 +257,7 @@ def test_cli_bad_input_is_one_line_exit_2(args: list[str], needle: str,
 def test_cli_prints_the_table() -> None:
     result = CliRunner().invoke(cli, ["tournament", "kings_and_fools", "-p", "3", "--seats",
                                       "greedy+greedy,random+random", "--hands", "700",
-                                      "--seed", "1", "-h", "4"])
+                                      "--seed", "1", "-c", "4"])
     assert result.exit_code == 0, result.output
     out = result.output
     assert out.startswith("kings_and_fools(players=3")

@@ -1,0 +1,329 @@
+"""`bidlab simulate`, `odds`, `train` and `tournament`: commands about single hands.
+
+The simulation layers (numba, pandas) are imported inside each command function, not here:
+that keeps `bidlab --help` and `bidlab rules` from loading them.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from contextlib import nullcontext
+from pathlib import Path
+from typing import Any
+
+import click
+from click.core import ParameterSource
+
+from simulate.cli.options import (
+    HandSizeCommand,
+    check_dir,
+    check_out,
+    hand_size_option,
+    load_from_cli,
+    players_option,
+    sets_option,
+    show_progress,
+    variant_options,
+)
+from simulate.errors import BidlabInputError
+from simulate.rules.variant import Variant
+from simulate.util.checks import positive_int
+
+# Options of `simulate` that change its numbers: on --resume each one given must agree with
+# the run's manifest (JobSpec field → how the user writes it).
+RESUME_FIELDS = {"hand_size": "--hand-size", "hands": "--hands", "seed": "--seed",
+                 "play": "--play", "bid": "--bid", "trump": "--trump", "fixed": "--fixed",
+                 "round_index": "--round", "chunk_size": "--chunk-size"}
+DEFAULT_CHUNK = 1 << 16      # = simulate.hands.simulate.DEFAULT_CHUNK, without importing numba
+
+
+def parse_fixed(items: Iterable[str]) -> dict[int, str]:
+    """--fixed SEAT:CARDS items as {seat: cards}."""
+    fixed: dict[int, str] = {}
+    for item in items:
+        seat, sep, cards = item.partition(":")
+        if not sep or not seat.strip().isdigit():
+            raise BidlabInputError(f"--fixed {item!r}: write SEAT:CARDS, e.g. --fixed '2:AS KS 9H'")
+        fixed[int(seat)] = cards
+    return fixed
+
+
+def _given(ctx: click.Context) -> set[str]:
+    """The parameters written on the command line (not defaults)."""
+    return {name for name in ctx.params
+            if ctx.get_parameter_source(name) == ParameterSource.COMMANDLINE}
+
+
+def _show_policy(names: Sequence[str]) -> str:
+    return names[0] if len(set(names)) == 1 else ",".join(names)
+
+
+def _plain(value: Any) -> str:
+    """A JobSpec field as the user would write it."""
+    if isinstance(value, tuple) and all(isinstance(x, str) for x in value):
+        return _show_policy(value) if value else "none"
+    if isinstance(value, tuple):
+        return " ".join(f"{s}:{c}" for s, c in value) or "none"
+    return str(value)
+
+
+def _resume_spec(ctx: click.Context, folder: str, out: str | None) -> tuple[Any, Any, Any]:
+    """(RunDir, JobSpec, out file) of `--resume DIR`; options given on the command line must
+    agree with the run's manifest (one line naming every contradiction, exit 2)."""
+    from simulate.hands.simulate import make_job
+    from simulate.runner.backends import JobSpec
+    from simulate.runner.rundir import RunDir, spec_from_manifest
+
+    rd = RunDir(folder)
+    manifest = rd.read_manifest()
+    spec = spec_from_manifest(manifest, rd.path)
+    p = ctx.params
+    given = _given(ctx)
+    conflicts: list[str] = []
+    if given & {"players", "sets"} and "variant" not in given:
+        raise BidlabInputError("--players/--set with --resume need VARIANT as well (or give "
+                               "neither: the run's manifest names the variant)")
+    if "variant" in given:
+        user_v = load_from_cli(p["variant"], p["players"], p["sets"])
+        if user_v.canonical != spec.variant.canonical:
+            conflicts.append(f"VARIANT {user_v.canonical} (the run: {spec.variant.canonical})")
+    if given & set(RESUME_FIELDS):
+        v = spec.variant.load()
+        pick = {f: p[f] if f in given else getattr(spec, f)
+                for f in ("hand_size", "hands", "seed", "trump", "round_index", "chunk_size")}
+        fixed = parse_fixed(p["fixed"]) if "fixed" in given else dict(spec.fixed)
+        job = make_job(v, pick["hand_size"], pick["hands"], pick["seed"],
+                       p["play"] if "play" in given else list(spec.play),
+                       p["bid"] if "bid" in given else list(spec.bid), pick["trump"], fixed,
+                       pick["round_index"])
+        mine = JobSpec.of(job, pick["chunk_size"], spec.keep, spec.card_stats)
+        for f, flag in RESUME_FIELDS.items():
+            a, b = getattr(mine, f), getattr(spec, f)
+            if a != b:
+                conflicts.append(f"{flag} {_plain(a)} (the run: {_plain(b)})")
+    if "out" in given and spec.keep != "records":
+        conflicts.append("--out (the run kept a summary only, not every hand)")
+    if conflicts:
+        raise BidlabInputError(f"--resume {folder}: options contradict the run: "
+                               + "; ".join(conflicts))
+    if "out" not in given:
+        out = (manifest.get("cli") or {}).get("out")
+    return rd, spec, out
+
+
+def _check_simulate_options(run_dir: str | None, resume: str | None, out: str | None,
+                            dask_mode: str | None, scheduler: str | None) -> None:
+    """Contradictions among `simulate`'s options, refused before any work."""
+    if run_dir is not None and resume is not None:
+        raise BidlabInputError("give --run-dir DIR for a new run or --resume DIR to continue "
+                               "one, not both")
+    check_out(out)
+    if dask_mode is not None and dask_mode != "local":
+        raise BidlabInputError(f"--dask {dask_mode!r}; allowed: local (for a cluster use "
+                               "--scheduler tcp://HOST:PORT)")
+    if dask_mode is not None and scheduler is not None:
+        raise BidlabInputError("give --dask local or --scheduler ADDR, not both")
+
+
+def _echo_seat_table(v: Variant, res: Any, size: int) -> None:
+    """P(k tricks), mean tricks and mean score of every seat."""
+    dist = res.trick_distribution()
+    summary = res.summary
+    columns = [f"P{k}" for k in range(size + 1)]
+    click.echo("seat  " + " ".join(f"{'P(' + str(k) + ')':>7s}" for k in range(size + 1))
+               + "   mean tricks  mean score")
+    for seat in range(v.players):
+        rows = summary[summary.seat == seat]
+        n = rows.n.sum()
+        tricks = (rows.n * rows.tricks).sum() / max(n, 1)
+        score = (rows.n * rows.score_mean).sum() / max(n, 1)
+        probs = " ".join(f"{p:7.4f}" for p in dist.loc[seat, columns].to_numpy(dtype=float))
+        who = " (dealer)" if seat == v.players - 1 else ""
+        click.echo(f"{seat:>4d}  {probs}   {tricks:11.3f}  {score:10.3f}{who}")
+
+
+@click.command(cls=HandSizeCommand)
+@click.argument("variant", metavar="VARIANT|FILE", required=False)
+@players_option
+@sets_option
+@hand_size_option("hand_size", "Cards per player (default: the largest hand of the schedule).")
+@click.option("--hands", "-n", type=int, default=1_000_000, show_default=True,
+              help="Number of hands to deal and play.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--play", default="precision", show_default=True, help="Play policy.")
+@click.option("--bid", default="table", show_default=True, help="Bid policy.")
+@click.option("--trump", default=None, help="Force trump (S H D C NT) where a player chooses.")
+@click.option("--fixed", multiple=True, metavar="SEAT:CARDS",
+              help="Fix a seat's cards, e.g. '2:HIJO AS KS 9H 10D' (seat 0 = dealer's left).")
+@click.option("--round", "round_index", type=int, default=None,
+              help="Which round of the schedule (matters for HyJack's Max Bet).")
+@click.option("--workers", type=int, default=None,
+              help="Threads, or worker processes with --dask local (default: all cores).")
+@click.option("--out", default=None, metavar="FILE",
+              help="Write one row per (hand, seat) to a .parquet or .csv file.")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bar (default: on when writing to a terminal).")
+@click.option("--chunk-size", "chunk_size", type=int, default=DEFAULT_CHUNK, show_default=True,
+              help="Hands per chunk: the unit of work sent to a thread or worker, saved in a "
+                   "run directory and resumed.")
+@click.option("--dask", "dask_mode", default=None, metavar="local",
+              help="Run the chunks on a local dask cluster of --workers processes "
+                   "(needs the dist extra).")
+@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
+              help="Run the chunks on the dask.distributed cluster of this scheduler.")
+@click.option("--run-dir", "run_dir", default=None,
+              metavar="DIR",
+              help="Keep every finished chunk in DIR (a new or empty folder) so an interrupted "
+                   "run can be resumed.")
+@click.option("--resume", default=None, metavar="DIR",
+              help="Continue the run kept in DIR; its manifest gives every other option.")
+@click.pass_context
+def simulate(ctx: click.Context, variant: str | None, players: int | None,
+             sets: tuple[str, ...], hand_size: int | None, hands: int, seed: int, play: str,
+             bid: str, trump: str | None, fixed: tuple[str, ...], round_index: int | None,
+             workers: int | None, out: str | None, progress: bool | None, chunk_size: int,
+             dask_mode: str | None, scheduler: str | None, run_dir: str | None,
+             resume: str | None) -> None:
+    """Deal and play hands of VARIANT with fixed policies; print tricks and scores by seat.
+
+    With --run-dir DIR every finished chunk is kept in DIR; after Ctrl-C or SIGTERM,
+    `bidlab simulate --resume DIR` finishes the run with the same result as an uninterrupted
+    one. --dask local or --scheduler ADDR run the chunks on dask.distributed, bit for bit
+    the same numbers as local threads.
+    """
+    _check_simulate_options(run_dir, resume, out, dask_mode, scheduler)
+    from simulate.hands.simulate import simulate_hands
+    from simulate.runner.rundir import RunDir, RunInterrupted, stop_on_signals
+
+    chunk_size = positive_int(chunk_size, "--chunk-size")
+    if resume is not None:
+        rd, spec, out = _resume_spec(ctx, resume, out)
+        v = spec.variant.load()
+        size, hands, seed = spec.hand_size, spec.hands, spec.seed
+        plays, bids = list(spec.play), list(spec.bid)
+        trump, fixed_map, round_index = spec.trump, dict(spec.fixed), spec.round_index
+        chunk_size, keep = spec.chunk_size, spec.keep
+    else:
+        if variant is None:
+            raise BidlabInputError("missing VARIANT|FILE (or --resume DIR); see "
+                                   "'bidlab simulate --help'")
+        v = load_from_cli(variant, players, sets)
+        size = hand_size if hand_size is not None else max(v.schedule)
+        plays, bids = [play] * v.players, [bid] * v.players
+        fixed_map = parse_fixed(fixed)
+        keep = "records" if out else "summary"
+        rd = None
+        if run_dir is not None:
+            rd = RunDir(run_dir)
+            rd.cli = {"out": os.path.abspath(out) if out else None}
+    show = show_progress(progress)
+    backend = None
+    if dask_mode is not None or scheduler is not None:
+        from simulate.runner.backends import make_backend
+
+        backend = make_backend(workers, dask_mode, scheduler)
+    try:
+        with stop_on_signals() if rd is not None else nullcontext() as flag:
+            if rd is not None:
+                rd.stop = flag
+            res = simulate_hands(v, size, hands, seed=seed,
+                                 play=play if resume is None else plays,
+                                 bid=bid if resume is None else bids, trump=trump,
+                                 fixed=fixed_map, keep=keep, workers=workers,
+                                 round_index=round_index, progress=show, chunk_size=chunk_size,
+                                 backend=backend, run_dir=rd)
+    except RunInterrupted as exc:
+        click.echo(str(exc), err=True)
+        ctx.exit(exc.exit_status)
+    finally:
+        if backend is not None:
+            backend.close()
+    click.echo(f"{v.canonical}: {hands:,} hands of {size} cards, seed {seed}, "
+               f"play={_show_policy(plays)}, bid={_show_policy(bids)}")
+    _echo_seat_table(v, res, size)
+    if out:
+        from simulate.util.files import write_table
+
+        try:
+            write_table(res.records, out)
+        except OSError as exc:
+            raise BidlabInputError(f"--out {out}: cannot write it ({exc.strerror or exc})") \
+                from None
+        click.echo(f"wrote {out}")
+
+
+@click.command(cls=HandSizeCommand)
+@variant_options
+@click.option("--seats", "seats", required=True, metavar="PLAY+BID,PLAY+BID,...",
+              help="The entrants, at least two, e.g. precision+table,greedy+greedy,random+random.")
+@click.option("--hands", "-n", type=int, default=100_000, show_default=True,
+              help="Deals in all (each played once per seating), shared among the hand sizes.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@hand_size_option("hand_size",
+                  "Play one hand size (default: every round of the schedule, each counting once).")
+@click.option("--seating", type=click.Choice(["auto", "cyclic", "all"]), default="auto",
+              show_default=True,
+              help="all: every order of the entrants (E! seatings); cyclic: E shifts; "
+                   "auto: all up to 4 entrants.")
+@click.option("--workers", type=int, default=None, help="Threads (default: all cores).")
+def tournament(v: Variant, seats: str, hands: int, seed: int, hand_size: int | None,
+               seating: str, workers: int | None) -> None:
+    """Play policy pairs against each other on the same deals, every one in every seat;
+    print mean scores, exact-bid rates and paired differences with 95% intervals."""
+    from simulate.hands.tournament import parse_entrants, run_tournament
+
+    entrants = parse_entrants(seats)
+    res = run_tournament(v, entrants, hands, seed=seed,
+                         hand_sizes=None if hand_size is None else [hand_size],
+                         workers=workers, seating=seating)
+    click.echo(res.format())
+
+
+@click.command(cls=HandSizeCommand)
+@variant_options
+@hand_size_option("hand_sizes", "Train only these hand sizes (default: every size of the "
+                                "schedule).", multiple=True)
+@click.option("--deals", type=int, default=30_000, show_default=True,
+              help="Deals per hand size and iteration (each replayed once per candidate bid).")
+@click.option("--iterations", type=int, default=8, show_default=True,
+              help="Most self-play rounds (it stops sooner when fewer than 1% of bids change).")
+@click.option("--out", default=None, metavar="DIR",
+              help="Folder for the table (default: the user cache, where bidlab finds it).")
+def train(v: Variant, hand_sizes: tuple[int, ...], deals: int, iterations: int,
+          out: str | None) -> None:
+    """Build the `table` bidder's tables for VARIANT by self-play and save them."""
+    from simulate.hands.train import train as run_training
+
+    if iterations < 1:
+        raise BidlabInputError(f"--iterations {iterations}: at least 1")
+    check_dir(out)
+    click.echo(f"training the table bidder for {v.canonical}")
+    path = run_training(v, list(hand_sizes) or None, deals=deals, max_iter=iterations,
+                        folder=Path(out) if out else None, echo=click.echo)
+    click.echo(f"wrote {path}")
+
+
+@click.command()
+@variant_options
+@click.option("--hand", required=True, help="The focal hand, e.g. 'HIJO AS KS 9H 10D'.")
+@click.option("--seat", type=int, default=0, show_default=True,
+              help="The hand's seat: 0 = dealer's left, n-1 = the dealer.")
+@click.option("--trump", default=None, help="Trump (S H D C NT) where it is chosen or turned up.")
+@click.option("--bids-before", "bids_before", default=None, metavar="B,B,...",
+              help="Bids already made by the players before this seat, in bidding order.")
+@click.option("--samples", type=int, default=100_000, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--play", default="precision", show_default=True, help="Everyone's play policy.")
+@click.option("--bid", default="table", show_default=True, help="The other players' bid policy.")
+@click.option("--exhaustive", is_flag=True,
+              help="Play every bid on every deal (by default a bid clearly worse than the best "
+                   "stops early).")
+def odds(v: Variant, hand: str, seat: int, trump: str | None, bids_before: str | None,
+         samples: int, seed: int, play: str, bid: str, exhaustive: bool) -> None:
+    """Every legal bid for a hand: P(exactly that bid), expected score, trick distribution."""
+    from simulate.hands.odds import bid_odds, format_odds
+
+    click.echo(format_odds(bid_odds(v, hand, seat=seat, trump=trump, bids_before=bids_before,
+                                    samples=samples, seed=seed, play=play, bid=bid,
+                                    exhaustive=exhaustive)))

@@ -1,0 +1,39 @@
+"""`bidlab report`: the HTML report of every game."""
+
+from __future__ import annotations
+
+import click
+
+from simulate.cli.options import check_dir, load_from_cli, show_progress
+from simulate.errors import BidlabInputError
+
+
+@click.command()
+@click.argument("games", nargs=-1, metavar="[VARIANT ...]")
+@click.option("--players", "-p", type=int, default=None,
+              help="Player count for every game (default: each game's usual count).")
+@click.option("--hands", type=int, default=1_000_000, show_default=True,
+              help="Hands per hand size.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--out", default="out/report", show_default=True, metavar="DIR")
+@click.option("--games", "balance_games", type=int, default=100_000, show_default=True,
+              help="Whole games behind each Balance page (0: no Balance pages).")
+@click.option("--render-only", is_flag=True,
+              help="Re-render the site from the stored tables without simulating.")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bars (default: on when writing to a terminal).")
+def report(games: tuple[str, ...], players: int | None, hands: int, seed: int, out: str,
+           balance_games: int, render_only: bool, progress: bool | None) -> None:
+    """Simulate every game and hand size and write the HTML report (tables, charts, odds)."""
+    # Imported here: the report pulls in pandas, matplotlib and the simulation layers.
+    from reports.build import build_report
+
+    for g in games:
+        load_from_cli(g, players)          # bad names and player counts fail before any work
+    check_dir(out)
+    show = show_progress(progress)
+    if balance_games < 0:
+        raise BidlabInputError(f"--games {balance_games}: give 0 (no Balance pages) or more")
+    build_report(games, players=players, hands=hands, seed=seed, out=out,
+                 render_only=render_only, progress=show, echo=click.echo,
+                 balance_games=balance_games)
