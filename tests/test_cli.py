@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 import simulate
 from simulate.cli.main import cli, main, suit_label
-from simulate.rules.variant import VARIANTS_DIR, load_variant, shipped_variants
+from simulate.rules.load import VARIANTS_DIR, load_variant, shipped_variants
 
 ALL_GAMES = shipped_variants()
 

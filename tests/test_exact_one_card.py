@@ -29,7 +29,7 @@ from simulate.reference.exact import (
     optimal_one_card_bid,
 )
 from simulate.rules import play as R
-from simulate.rules.cards import NT
+from simulate.rules.codes import NT
 
 Z = 3.29            # two-sided 99.9 % normal interval
 HANDS = 400_000

@@ -32,18 +32,9 @@ import click
 from simulate import __version__
 from simulate.errors import BidlabInputError
 from simulate.rules.cards import RANK_NAMES, SUIT_GLYPH, SUITS, TRUMP_NAMES
-from simulate.rules.variant import (
-    ALWAYS_WINS,
-    FOOLS_KING,
-    LAST_PLAYED_WINS,
-    NEVER_WINS,
-    PLAIN,
-    WINS_IF_LED,
-    Variant,
-    load_variant,
-    parse_option_assignments,
-    shipped_variants,
-)
+from simulate.rules.codes import ALWAYS_WINS, FOOLS_KING, LAST_PLAYED_WINS, NEVER_WINS, PLAIN, WINS_IF_LED
+from simulate.rules.load import load_variant, parse_option_assignments, shipped_variants
+from simulate.rules.variant import Variant
 
 PROG = "bidlab"
 EXIT_INPUT = 2

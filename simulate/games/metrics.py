@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from simulate.kernel import game as K
-from simulate.rules.variant import FOOLS_KING
+from simulate.rules.codes import FOOLS_KING
 
 if TYPE_CHECKING:
     from simulate.games.simulate import GameJob

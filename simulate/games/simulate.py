@@ -279,7 +279,7 @@ def _sub_tables(v: Variant, tables: RuleTables, bid_ids: np.ndarray
     n = v.players
     subs: dict[int, Variant] = {}
     if _tied_only(v):
-        from simulate.rules.variant import load_variant
+        from simulate.rules.load import load_variant
 
         lo = v.player_range[0]
         for k in range(max(2, lo), n):

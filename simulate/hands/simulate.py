@@ -17,7 +17,8 @@ import numpy as np
 from simulate.errors import BidlabInputError
 from simulate.hands.results import HandConfig, HandResults
 from simulate.kernel.hand import H_SIZE, S_SIZE, make_scratch, max_decisions
-from simulate.rules.cards import NT, TRUMP_NAMES
+from simulate.rules.cards import TRUMP_NAMES
+from simulate.rules.codes import NT
 from simulate.rules.variant import Variant
 from simulate.runner.backends import Backend, ChunkTask, JobSpec, LocalBackend
 from simulate.tables import layout as L

@@ -13,9 +13,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from simulate.errors import BidlabInputError
 from simulate.rules import play as rules
-from simulate.rules.cards import NT, TRUMP_NAMES
+from simulate.rules.cards import TRUMP_NAMES
+from simulate.rules.codes import NT
 from simulate.rules.variant import Variant
 
 # Decision kinds, in the order a hand asks for them.
@@ -103,7 +103,6 @@ class HandState:
     stock: list[int]
     trump: int = NT
     bids: list[int] = field(default_factory=list)
-    bid_order: list[int] = field(default_factory=list)
     auction: list[tuple[int, int]] = field(default_factory=list)
     maker: int | None = None
     contract: int = 0
@@ -192,7 +191,6 @@ def play_hand(v: Variant, hand_size: int, hands: list[list[int]], widow: list[in
     chooser = v.trump_chooser
     first = v.seat_of_offset(int(v.rule("bidding.first", 1)))
     order = [(first + i) % n for i in range(n)]
-    st.bid_order = order
 
     if chooser == "fixed":
         st.trump = TRUMP_NAMES.index(v.trump_choices[0])
@@ -556,7 +554,7 @@ def _tied_round(v: Variant, policies: Sequence[Policy], rng: random.Random, turn
     dealer's left, and the last of them deals this smaller hand. The hand's record holds
     only their seats, so it replays with the same game loaded for len(tied) players.
     """
-    from simulate.rules.variant import load_variant
+    from simulate.rules.load import load_variant
 
     n = v.players
     dealer = turn % n
@@ -599,12 +597,3 @@ def _stars(v: Variant, rec: HandRecord, dealer: int, rel: Sequence[Policy], tota
                     totals[a] -= points
             else:
                 rec.decisions.append((SPEND_STAR, lead_rel, False))
-
-
-def describe_trump(trump: int) -> str:
-    return TRUMP_NAMES[trump]
-
-
-def check_policies(v: Variant, policies: Sequence[Policy]) -> None:
-    if len(policies) != v.players:
-        raise BidlabInputError(f"need {v.players} policies, got {len(policies)}")

@@ -11,10 +11,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from simulate.errors import BidlabInputError
+from simulate.rules.codes import NT
 
 SUITS = ("S", "H", "D", "C")
 TRUMP_NAMES = ("S", "H", "D", "C", "NT")
-NT = 4
+assert TRUMP_NAMES[NT] == "NT"
 SUIT_SYMBOLS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 SUIT_GLYPH = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "NT": "NT"}
 SAME_COLOUR = {0: 3, 3: 0, 1: 2, 2: 1}  # ♠↔♣, ♥↔♦
@@ -67,14 +68,6 @@ def split_cards(text: str | Iterable[str]) -> list[str]:
     if isinstance(text, str):
         return [t for t in text.replace(",", " ").split() if t]
     return [str(t) for t in text]
-
-
-def parse_cards(text: str | Iterable[str]) -> list[Card]:
-    return [parse_card(t) for t in split_cards(text)]
-
-
-def format_cards(cards: Iterable[Card | str]) -> str:
-    return " ".join(str(c) for c in cards)
 
 
 class Deck:

@@ -111,9 +111,9 @@ def _eval_array(node: ast.AST, env: Mapping[str, Any]) -> Any:
         name = node.func.id  # type: ignore[attr-defined]
         if name == "abs":
             return np.abs(args[0])
-        fn = np.minimum if name == "min" else np.maximum
+        extreme = np.minimum if name == "min" else np.maximum
         out = args[0]
         for a in args[1:]:
-            out = fn(out, a)
+            out = extreme(out, a)
         return out
     raise BidlabInputError(f"unsupported expression node {type(node).__name__}")

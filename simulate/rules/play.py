@@ -7,20 +7,15 @@ resolved rules and its per-trump tables of effective suit, power and mechanic.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from simulate.errors import BidlabInputError
-from simulate.rules.cards import NT, TRUMP_NAMES, split_cards
+from simulate.rules.cards import split_cards
+from simulate.rules.codes import ALWAYS_WINS, FOOLS_KING, LAST_PLAYED_WINS, NT, TRUMP_BASE, WINS_IF_LED
 from simulate.rules.expr import evaluate
-from simulate.rules.variant import (
-    ALWAYS_WINS,
-    FOOLS_KING,
-    LAST_PLAYED_WINS,
-    NEVER_WINS,
-    TRUMP_BASE,
-    WINS_IF_LED,
-    Variant,
-)
+
+if TYPE_CHECKING:   # the Variant calls these functions; they only read its tables
+    from simulate.rules.variant import Variant
 
 Play = tuple[int, bool]  # (card index, declared low) — only Aces under ace_choice are low
 
@@ -117,10 +112,6 @@ def trick_winner(v: Variant, trick: Sequence[Play], trump: int) -> tuple[int, bo
     return best, False
 
 
-def never_wins(v: Variant, card: int, trump: int) -> bool:
-    return mechanic(v, card, trump) == NEVER_WINS
-
-
 # ----- bids ------------------------------------------------------------------------------
 
 def constraint_active(v: Variant, round_index: int | None) -> bool:
@@ -213,10 +204,10 @@ def score_units(v: Variant, bids: Sequence[int], tricks: Sequence[int], h: int,
         if kings_fooled[s] and (not fool.get("requires_exact") or exact[u]):
             score[u] += int(fool.get("points", 0)) * kings_fooled[s]
     for event in v.events:
-        s = captured.get(event.name)
-        if s is None:
+        who = captured.get(event.name)
+        if who is None:
             continue
-        u = unit_of[s]
+        u = unit_of[who]
         if event.effect == "add":
             score[u] += event.points
         elif event.effect == "lose_bonus" and exact[u]:
@@ -312,5 +303,3 @@ def score_hand_api(v: Variant, bids: Sequence[int], tricks: Sequence[int], hand_
                                f"allowed: {', '.join(allowed)}")
     return score_units(v, list(bids), list(tricks), hand_size, kings, captured, alone)
 
-
-TRUMP_TEXT = TRUMP_NAMES
