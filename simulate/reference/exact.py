@@ -104,9 +104,11 @@ class OneCardSetup:
     stock: int                     # cards left to turn up (D - n - widow)
 
     def seat_of_position(self, pos: int) -> int:
+        """The seat that plays `pos`-th (0 = the leader) to the one trick."""
         return (self.leader + pos) % self.players
 
     def position_of_seat(self, seat: int) -> int:
+        """Where in the trick `seat` plays (0 = the leader)."""
         return (seat - self.leader) % self.players
 
 

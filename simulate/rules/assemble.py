@@ -146,6 +146,8 @@ class Context:
 
 @dataclass(frozen=True)
 class DeckParts:
+    """build_deck's result: the deck and what the later builders check against."""
+
     deck: Deck
     suits: list[str]
     rank_values: list[int]
@@ -154,6 +156,8 @@ class DeckParts:
 
 @dataclass(frozen=True)
 class Rankings:
+    """build_rankings' result: the trump rules and the per-trump card tables."""
+
     chooser: str
     choices: list[str]
     eff_table: tuple[tuple[int, ...], ...]
@@ -165,6 +169,8 @@ class Rankings:
 
 @dataclass(frozen=True)
 class Schedule:
+    """build_schedule's result: the hand sizes and the rounds the bid constraint binds."""
+
     schedule: tuple[int, ...]
     constrained: tuple[bool, ...]
     widow: int
@@ -173,6 +179,8 @@ class Schedule:
 
 @dataclass(frozen=True)
 class Scoring:
+    """build_scoring's result: teams, capture events and every section's resolved values."""
+
     teams: int
     events: tuple[CaptureEvent, ...]
     resolved: dict[str, dict[str, Any]]

@@ -39,6 +39,7 @@ class Card:
 
     @property
     def is_special(self) -> bool:
+        """Whether this is a named special card (HIJO, FOOL, ...), not a rank and suit."""
         return bool(self.special)
 
     def __str__(self) -> str:
@@ -91,6 +92,7 @@ class Deck:
         return len(self.cards)
 
     def indices_of(self, card: Card) -> list[int]:
+        """The deck indices of every copy of `card` (empty when the deck lacks it)."""
         return list(self._indices.get(card, []))
 
     def parse_hand(self, text: str | Iterable[str], what: str = "hand",
@@ -115,15 +117,18 @@ class Deck:
         return out
 
     def mask(self, indices: Iterable[int]) -> int:
+        """Deck indices → a bit mask (bit i set for card i)."""
         m = 0
         for i in indices:
             m |= 1 << i
         return m
 
     def names_of_mask(self, mask: int) -> list[str]:
+        """A bit mask → the names of its cards, in deck order."""
         return [self.names[i] for i in range(len(self)) if mask >> i & 1]
 
     def summary(self) -> str:
+        """The deck in a few words, e.g. "2..A of SHDC; HIJO LOJO"."""
         naturals = [c for c in self.cards if not c.special]
         ranks = sorted({c.rank for c in naturals})
         suits = sorted({c.suit for c in naturals})

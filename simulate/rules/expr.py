@@ -49,6 +49,7 @@ def compile_expression(text: str) -> tuple[Any, frozenset[str]]:
 
 
 def evaluate(text: str, variables: Mapping[str, Any], what: str = "expression") -> Any:
+    """The value of a rules-file formula over `variables`; errors name it as `what`."""
     code, names = compile_expression(text)
     unknown = sorted(names - set(variables))
     if unknown:

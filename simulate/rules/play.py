@@ -21,19 +21,23 @@ Play = tuple[int, bool]  # (card index, declared low) — only Aces under ace_ch
 
 
 def eff_suit(v: Variant, card: int, trump: int) -> int:
+    """The suit `card` counts as under `trump` (0..3; -1 for a suitless special)."""
     return v.eff_suit_table[trump][card]
 
 
 def mechanic(v: Variant, card: int, trump: int) -> int:
+    """The Mechanic code of `card` under `trump`."""
     return v.mechanic_table[trump][card]
 
 
 def is_ace(v: Variant, card: int) -> bool:
+    """Whether `card` is a natural Ace."""
     c = v.cards.cards[card]
     return not c.special and c.rank == 14
 
 
 def power(v: Variant, play: Play, trump: int) -> int:
+    """The order of a play within its effective suit (trumps above TRUMP_BASE)."""
     card, low = play
     if low:  # an Ace declared low sits below every card of its effective suit
         return (TRUMP_BASE if eff_suit(v, card, trump) == trump else 0) - 1
@@ -53,6 +57,8 @@ def led_suit(v: Variant, trick: Sequence[Play], trump: int) -> int | None:
 
 def legal_cards(v: Variant, hand: Sequence[int], trick: Sequence[Play], trump: int,
                 trump_broken: bool = False) -> list[int]:
+    """The cards of `hand` that may be played to `trick`: follow the led suit (wild cards
+    always may), anything when void, and no trump lead before trump is broken if so ruled."""
     if not trick:
         if v.rule("play.breaking_trump") and trump != NT and not trump_broken:
             non_trumps = [c for c in hand if eff_suit(v, c, trump) != trump]
@@ -72,6 +78,7 @@ def legal_cards(v: Variant, hand: Sequence[int], trick: Sequence[Play], trump: i
 
 def legal_plays(v: Variant, hand: Sequence[int], trick: Sequence[Play], trump: int,
                 trump_broken: bool = False) -> list[Play]:
+    """legal_cards as plays, with each Ace twice (high and low) under ace_choice."""
     plays: list[Play] = []
     for c in legal_cards(v, hand, trick, trump, trump_broken):
         plays.append((c, False))
@@ -115,6 +122,7 @@ def trick_winner(v: Variant, trick: Sequence[Play], trump: int) -> tuple[int, bo
 # ----- bids ------------------------------------------------------------------------------
 
 def constraint_active(v: Variant, round_index: int | None) -> bool:
+    """Whether the bid constraint binds in round `round_index` (None: any round, so yes)."""
     if v.rule("bidding.constraint", "none") == "none":
         return False
     if round_index is None:
@@ -153,6 +161,7 @@ def _formula(v: Variant, key: str, bid: int, took: int, h: int) -> int:
 
 
 def bids_base_score(v: Variant, bid: int, took: int, h: int) -> int:
+    """A unit's score for `took` tricks on `bid` in a hand of `h`, before events and bonuses."""
     if took == bid:
         key = "exact_zero" if bid == 0 and v.rule("scoring.exact_zero") is not None else "exact"
     elif bid == 0 and v.rule("scoring.missed_zero") is not None:
@@ -235,6 +244,7 @@ def _trump(v: Variant, trump: str | int) -> int:
 
 
 def parse_trick(v: Variant, trick: Any, exclude: Sequence[int] = ()) -> list[Play]:
+    """Card strings (an Ace may be marked ":low" or ":high") → plays, skipping `exclude`."""
     tokens = split_cards(trick)
     plays: list[Play] = []
     taken = list(exclude)
@@ -254,6 +264,7 @@ def parse_trick(v: Variant, trick: Any, exclude: Sequence[int] = ()) -> list[Pla
 
 def legal_moves_api(v: Variant, hand: Any, trick: Any, trump: str | int,
                     trump_broken: bool = False, **_: Any) -> list[str]:
+    """Variant.legal_moves: card strings in, the legal cards' names out."""
     t = _trump(v, trump)
     plays = parse_trick(v, trick)
     cards = v.cards.parse_hand(hand, "hand", exclude=[c for c, _ in plays])
@@ -261,6 +272,7 @@ def legal_moves_api(v: Variant, hand: Any, trick: Any, trump: str | int,
 
 
 def trick_winner_api(v: Variant, trick: Any, trump: str | int) -> int:
+    """Variant.trick_winner: the position in the trick of the card that takes it."""
     plays = parse_trick(v, trick)
     if not plays:
         raise BidlabInputError("trick: no cards given")
@@ -271,6 +283,7 @@ def trick_winner_api(v: Variant, trick: Any, trump: str | int) -> int:
 
 def legal_bids_api(v: Variant, hand_size: int, bids_so_far: Sequence[int],
                    round_index: int | None = None, high: int | None = None, **_: Any) -> list[int]:
+    """Variant.legal_bids, with the arguments checked."""
     v.check_hand_size(hand_size)
     if v.bidding_form == "auction":
         standing = max([0, *bids_so_far]) if high is None else high
@@ -285,6 +298,7 @@ def legal_bids_api(v: Variant, hand_size: int, bids_so_far: Sequence[int],
 
 def score_hand_api(v: Variant, bids: Sequence[int], tricks: Sequence[int], hand_size: int,
                    events: Mapping[str, Any] | None = None) -> list[int]:
+    """Variant.score_hand, with the arguments checked."""
     n = v.players
     if len(bids) != n or len(tricks) != n:
         raise BidlabInputError(f"score_hand: need {n} bids and {n} trick counts")
