@@ -1,7 +1,8 @@
 """bidlab: Monte Carlo bidding analysis for precision-bidding trick-taking games."""
 
 from simulate.errors import BidlabInputError
-from simulate.rules.variant import Variant, load_variant, shipped_variants
+from simulate.rules.load import load_variant, shipped_variants
+from simulate.rules.variant import Variant
 
 
 def simulate_hands(*args, **kwargs):  # type: ignore[no-untyped-def]

@@ -34,7 +34,7 @@ from simulate.hands.odds import bid_odds
 from simulate.hands.simulate import simulate_hands
 from simulate.kernel.deal import run_deals
 from simulate.reference.engine import RandomPolicy, simulate_hand
-from simulate.rules.variant import load_variant
+from simulate.rules.load import load_variant
 from simulate.tables.compile import compile_tables
 from simulate.util.files import write_atomically
 
@@ -248,7 +248,7 @@ PROBE = """
 import json, resource, time, sys
 t = time.perf_counter()
 from simulate.hands.simulate import simulate_hands
-from simulate.rules.variant import load_variant
+from simulate.rules.load import load_variant
 v = load_variant("oh_hell", players=4)
 res = simulate_hands(v, 7, {hands}, seed=0, play="random", bid="random", keep="summary")
 print(json.dumps({{"first_result_s": time.perf_counter() - t,

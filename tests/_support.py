@@ -16,7 +16,8 @@ from _oracle import Oracle
 import simulate as sim
 from simulate.reference.engine import AUCTION, DISCARD, PLAY, SPEND_STAR, HandRecord, RandomPolicy
 from simulate.rules import play as R
-from simulate.rules.cards import NT, TRUMP_NAMES
+from simulate.rules.cards import TRUMP_NAMES
+from simulate.rules.codes import NT
 
 GAMES = {  # name -> allowed player counts (RULES.md §1.1, §2.1, §3.1/A-HJ-11, §4.3, §5.1, §5.10)
     "hoffer": range(2, 5),

@@ -16,7 +16,7 @@ import simulate as sim
 from simulate.reference.engine import deal
 from simulate.rules.cards import Card, Deck, parse_card
 from simulate.rules.expr import compile_expression, evaluate
-from simulate.rules.variant import VARIANTS_DIR
+from simulate.rules.load import VARIANTS_DIR
 
 
 def raises_naming(fn, *needles: str) -> str:

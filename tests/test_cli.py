@@ -13,7 +13,7 @@ from click.testing import CliRunner
 import simulate
 from simulate.cli.main import cli, main
 from simulate.rules.describe import suit_label
-from simulate.rules.variant import VARIANTS_DIR, load_variant, shipped_variants
+from simulate.rules.load import VARIANTS_DIR, load_variant, shipped_variants
 
 ALL_GAMES = shipped_variants()
 

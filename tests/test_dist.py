@@ -15,7 +15,7 @@ from _support import load
 import simulate as sim
 from simulate.cli.main import main
 from simulate.hands.simulate import make_job, records_arrays, summary_arrays
-from simulate.rules.variant import VARIANTS_DIR
+from simulate.rules.load import VARIANTS_DIR
 from simulate.runner.backends import (
     DaskBackend,
     JobSpec,

@@ -16,7 +16,7 @@ from simulate.games.compare import compare_games, skill_index
 from simulate.games.job import make_game_job
 from simulate.games.simulate import simulate_games
 from simulate.games.tasks import GameSpec, GameTask
-from simulate.rules.variant import VARIANTS_DIR
+from simulate.rules.load import VARIANTS_DIR
 from simulate.runner.backends import DaskBackend, LocalBackend
 
 distributed = pytest.importorskip("distributed")

@@ -29,7 +29,8 @@ from simulate.reference.exact import (
     optimal_one_card_bid,
 )
 from simulate.rules import play as R
-from simulate.rules.cards import NT
+from simulate.rules.cards import parse_card
+from simulate.rules.codes import NT
 
 Z = 3.29            # two-sided 99.9 % normal interval
 HANDS = 400_000
@@ -276,7 +277,7 @@ def test_brute_force_kings_and_fools_3p() -> None:
     # per card: P(win | seat holds the card) = wins / (53*52 deals of the other two)
     table = one_card_win_table(v)
     for row in table.itertuples():
-        idx = v.cards.indices_of(sim.cards.parse_card(row.card))
+        idx = v.cards.indices_of(parse_card(row.card))
         won = sum(by_card.get((row.seat, i, 0), 0) for i in idx)
         assert row.p_exact == Fraction(won, len(idx) * 53 * 52), row
 
@@ -290,7 +291,7 @@ def test_brute_force_oh_hell_3p() -> None:
     # turned up = (13 - [card is a heart]) * 50 * 49
     table = one_card_win_table(v, trump="H")
     for row in table.itertuples():
-        (i,) = v.cards.indices_of(sim.cards.parse_card(row.card))
+        (i,) = v.cards.indices_of(parse_card(row.card))
         held = (13 - (v.cards.cards[i].suit == 1)) * 50 * 49
         assert row.p_exact == Fraction(by_card.get((row.seat, i, 1), 0), held), row
 
@@ -445,7 +446,7 @@ def test_brute_force_toy_variants(tmp_path: Path, toy: str, n: int, opts: dict) 
         # held): deals = (4 - [card is a heart]) * 19 * 18
         table = one_card_win_table(v, trump="H")
         for row in table.itertuples():
-            (i,) = v.cards.indices_of(sim.cards.parse_card(row.card))
+            (i,) = v.cards.indices_of(parse_card(row.card))
             c = v.cards.cards[i]
             held = (4 - (not c.special and c.suit == 1)) * 19 * 18
             assert row.p_exact == Fraction(by_card.get((row.seat, i, 1), 0), held), row

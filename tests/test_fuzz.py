@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 import simulate as sim
 from simulate.cli.main import main
-from simulate.rules.variant import VARIANTS_DIR
+from simulate.rules.load import VARIANTS_DIR
 
 GAMES = sim.shipped_variants()
 # BIDLAB_FUZZ_SCALE=20 for a longer, randomly seeded hunt than the fixed one CI runs
@@ -363,8 +363,8 @@ def test_cli_paths_that_cannot_work(args, tmp_path, monkeypatch):
 
 
 def test_loader_knows_the_kernels_event_limit():
-    from simulate.rules.variant import MAX_EVENTS as LOADER_MAX_EVENTS
-    from simulate.tables.layout import MAX_EVENTS
+    from simulate.rules.codes import MAX_EVENTS
+    from simulate.rules.codes import MAX_EVENTS as LOADER_MAX_EVENTS
 
     assert LOADER_MAX_EVENTS == MAX_EVENTS
 

@@ -15,7 +15,7 @@ from _support import load
 
 import simulate as sim
 from simulate.cli.main import main
-from simulate.rules.variant import VARIANTS_DIR
+from simulate.rules.load import VARIANTS_DIR
 from simulate.runner.backends import LocalBackend
 from simulate.runner.rundir import MANIFEST, RunDir, RunInterrupted, StopFlag, chunk_name
 

@@ -53,8 +53,10 @@ import numpy as np
 import pandas as pd
 
 from simulate.errors import BidlabInputError
-from simulate.rules.cards import NT, TRUMP_NAMES
-from simulate.rules.variant import ALWAYS_WINS, LAST_PLAYED_WINS, PLAIN, Variant
+from simulate.rules.cards import TRUMP_NAMES
+from simulate.rules.codes import ALWAYS_WINS, LAST_PLAYED_WINS, NT, PLAIN
+from simulate.rules.variant import Variant
+from simulate.util.memo import KeyedCache
 
 __all__ = ["FEATURES", "FEATURE_HELP", "add_features", "check_features", "feature_masks",
            "hand_masks", "trump_codes", "top_cards"]
@@ -103,12 +105,17 @@ def top_cards(v: Variant, t: int, k: int = 3) -> list[int]:
     return sorted(out)
 
 
+# variant canonical string -> its feature masks
+_FEATURE_MASKS: KeyedCache[str, dict[str, np.ndarray]] = KeyedCache()
+
+
 def feature_masks(v: Variant) -> dict[str, np.ndarray]:
     """Per-trump deck masks behind the features: name -> uint64[5] (or uint64[5, 4] for
-    'suits', the cards of each effective suit). Cached on the variant."""
-    cached = v._cache.get("report_feature_masks")
-    if cached is not None:
-        return cached
+    'suits', the cards of each effective suit). Built once per variant."""
+    return _FEATURE_MASKS.get_or_build(v.canonical, lambda: _build_feature_masks(v))
+
+
+def _build_feature_masks(v: Variant) -> dict[str, np.ndarray]:
     D = len(v.cards)
     cards = v.cards.cards
     trumps = np.zeros(5, np.uint64)
@@ -127,7 +134,6 @@ def feature_masks(v: Variant) -> dict[str, np.ndarray]:
     out = {"trumps": trumps, "top3": top3, "suits": suits,
            "specials": np.full(5, specials, np.uint64), "aces": np.full(5, aces, np.uint64),
            "kings": np.full(5, kings, np.uint64)}
-    v._cache["report_feature_masks"] = out
     return out
 
 

@@ -15,7 +15,8 @@ from typing import Any
 import click
 
 from simulate.errors import BidlabInputError
-from simulate.rules.variant import Variant, load_variant, parse_option_assignments
+from simulate.rules.load import load_variant, parse_option_assignments
+from simulate.rules.variant import Variant
 
 PROG = "bidlab"
 HELP_OPTIONS = {"help_option_names": ["-h", "--help"]}

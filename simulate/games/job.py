@@ -17,8 +17,9 @@ from simulate.errors import BidlabInputError
 from simulate.hands.calibrate import calibrate_card_rates
 from simulate.kernel import game as K
 from simulate.kernel.hand import make_scratch, max_decisions
+from simulate.rules.load import load_variant
 from simulate.rules.play import constraint_active
-from simulate.rules.variant import Variant, load_variant
+from simulate.rules.variant import Variant
 from simulate.tables import layout as L
 from simulate.tables import policies as pol
 from simulate.tables.compile import RuleTables, compile_tables

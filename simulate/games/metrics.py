@@ -22,7 +22,7 @@ import pandas as pd
 
 from simulate.games.job import GameJob
 from simulate.kernel import game as K
-from simulate.rules.variant import FOOLS_KING
+from simulate.rules.codes import FOOLS_KING
 from simulate.util.format import fmt_num, fmt_signed
 from simulate.util.stats import Z95
 

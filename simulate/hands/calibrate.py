@@ -16,39 +16,50 @@ import numpy as np
 from simulate.rules.cards import TRUMP_NAMES
 from simulate.rules.variant import Variant
 from simulate.tables.compile import compile_tables
+from simulate.util.memo import KeyedCache
 
 CALIBRATION_HANDS = 40_000
 CALIBRATION_SEED = 0x5EED
 MIN_DEALT = 200           # fewer observations than this keep the analytic weight
 _lock = threading.Lock()
+# (variant canonical string, hand size) -> measured card rates float64[5, D]. To be merged
+# with the tables' explicit card-rate cache (simulate.tables), which will also hold the rates
+# hands.train.load_trained reads from a trained file.
+_CARD_RATES: KeyedCache[tuple[str, int], np.ndarray] = KeyedCache()
 
 
 def calibrate_card_rates(v: Variant, hand_size: int) -> np.ndarray:
     """Fill (once) and return the tables' card_rate[hand_size]: float64[5, D]."""
+    with _lock:
+        trained = v._cache.get(("card_rate", hand_size))   # set by hands.train.load_trained
+        if trained is not None:
+            return trained
+        rate = _CARD_RATES.get_or_build((v.canonical, hand_size), lambda: _measure(v, hand_size))
+        compile_tables(v).card_rate[hand_size] = rate
+        return rate
+
+
+def _measure(v: Variant, hand_size: int) -> np.ndarray:
+    """Card rates from CALIBRATION_HANDS seeded hands (the analytic weight where a card
+    was dealt too rarely)."""
     from simulate.hands.simulate import simulate_hands
 
-    key = ("card_rate", hand_size)
-    with _lock:
-        if key in v._cache:
-            return v._cache[key]
-        tables = compile_tables(v)
-        dealt = np.zeros((5, len(v.cards)), np.int64)
-        won = np.zeros((5, len(v.cards)), np.int64)
-        forced: list[str | None] = [None]
-        if v.trump_chooser in ("dealer", "first_bidder", "maker"):
-            forced = list(v.trump_choices)
-        for trump in forced:
-            res = simulate_hands(v, hand_size, CALIBRATION_HANDS // len(forced),
-                                 seed=CALIBRATION_SEED, play="precision", bid="greedy",
-                                 trump=trump, keep="summary", card_stats=True, workers=1)
-            dealt += res._summary[7]   # type: ignore[index]
-            won += res._summary[8]     # type: ignore[index]
-        rate = tables.win_weight[hand_size].copy()
-        enough = dealt >= MIN_DEALT
-        rate[enough] = won[enough] / dealt[enough]
-        tables.card_rate[hand_size] = rate
-        v._cache[key] = rate
-        return rate
+    tables = compile_tables(v)
+    dealt = np.zeros((5, len(v.cards)), np.int64)
+    won = np.zeros((5, len(v.cards)), np.int64)
+    forced: list[str | None] = [None]
+    if v.trump_chooser in ("dealer", "first_bidder", "maker"):
+        forced = list(v.trump_choices)
+    for trump in forced:
+        res = simulate_hands(v, hand_size, CALIBRATION_HANDS // len(forced),
+                             seed=CALIBRATION_SEED, play="precision", bid="greedy",
+                             trump=trump, keep="summary", card_stats=True, workers=1)
+        dealt += res._summary[7]   # type: ignore[index]
+        won += res._summary[8]     # type: ignore[index]
+    rate = tables.win_weight[hand_size].copy()
+    enough = dealt >= MIN_DEALT
+    rate[enough] = won[enough] / dealt[enough]
+    return rate
 
 
 def describe(v: Variant, hand_size: int) -> str:

@@ -17,13 +17,13 @@ import numpy as np
 from simulate.errors import BidlabInputError
 from simulate.hands.results import HandConfig, HandResults
 from simulate.kernel.hand import H_SIZE, S_SIZE, make_scratch, max_decisions
-from simulate.rules.cards import NT, TRUMP_NAMES
+from simulate.rules.cards import TRUMP_NAMES
+from simulate.rules.codes import MAX_EVENTS, NT
 from simulate.rules.variant import Variant
 from simulate.runner.backends import Backend, ChunkTask, JobSpec, LocalBackend
 from simulate.tables import layout as L
 from simulate.tables import policies
 from simulate.tables.compile import RuleTables, compile_tables
-from simulate.tables.layout import MAX_EVENTS
 
 if TYPE_CHECKING:
     from simulate.runner.rundir import RunDir

@@ -13,9 +13,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from simulate.errors import BidlabInputError
 from simulate.rules import play as rules
-from simulate.rules.cards import NT, TRUMP_NAMES
+from simulate.rules.cards import TRUMP_NAMES
+from simulate.rules.codes import NT
 from simulate.rules.variant import Variant
 
 # Decision kinds, in the order a hand asks for them.
@@ -41,7 +41,11 @@ class Decision:
 
 
 class Policy(Protocol):
-    def choose(self, kind: str, decision: Decision) -> Any: ...
+    """Anything that answers decisions: returns one of `decision.options`."""
+
+    def choose(self, kind: str, decision: Decision) -> Any:
+        """The answer to one decision of kind `kind` (trump, bid, ..., play, spend_star)."""
+        ...
 
 
 class RandomPolicy:
@@ -53,6 +57,7 @@ class RandomPolicy:
         self.rng = seed if isinstance(seed, random.Random) else random.Random(seed)
 
     def choose(self, kind: str, decision: Decision) -> Any:
+        """One of `decision.options` (see the class)."""
         return self.rng.choice(decision.options)
 
 
@@ -64,6 +69,7 @@ class StarThreshold:
         self.inner, self.threshold = inner, threshold
 
     def choose(self, kind: str, decision: Decision) -> Any:
+        """One of `decision.options` (see the class)."""
         if kind == SPEND_STAR:
             return decision.points >= self.threshold
         return self.inner.choose(kind, decision)
@@ -77,6 +83,7 @@ class ScriptedPolicy:
         self.position = 0
 
     def choose(self, kind: str, decision: Decision) -> Any:
+        """One of `decision.options` (see the class)."""
         if self.position >= len(self.decisions):
             raise IllegalDecision(f"decision {self.position}: the record ends but the rules ask "
                                   f"seat {decision.seat} for {kind}")
@@ -95,6 +102,8 @@ class ScriptedPolicy:
 
 @dataclass
 class HandState:
+    """Everything a hand has settled so far (what a policy sees through its Decision)."""
+
     v: Variant
     hand_size: int
     round_index: int | None
@@ -103,7 +112,6 @@ class HandState:
     stock: list[int]
     trump: int = NT
     bids: list[int] = field(default_factory=list)
-    bid_order: list[int] = field(default_factory=list)
     auction: list[tuple[int, int]] = field(default_factory=list)
     maker: int | None = None
     contract: int = 0
@@ -141,6 +149,7 @@ class HandRecord:
     voided: bool = False
 
     def outcome(self) -> dict[str, Any]:
+        """The hand's result as a plain dict: trump, bids, tricks, scores, events, maker."""
         return {"trump": self.trump, "bids": self.bids, "tricks": self.tricks,
                 "scores": self.scores, "kings_fooled": self.kings_fooled,
                 "captured": self.captured, "maker": self.maker, "contract": self.contract,
@@ -185,6 +194,11 @@ def _trump_options(v: Variant) -> list[int]:
 def play_hand(v: Variant, hand_size: int, hands: list[list[int]], widow: list[int],
               stock: list[int], policies: Sequence[Policy],
               round_index: int | None = None) -> HandRecord:
+    """Play one dealt hand through `policies` (one per seat) and record every decision.
+
+    hands, widow, stock: the deal (deck indices); round_index: the round in the game's
+    schedule (for bid constraints that bind only some rounds).
+    """
     n = v.players
     st = HandState(v, hand_size, round_index, [sorted(h) for h in hands], list(widow),
                    list(stock), bids=[0] * n, tricks=[0] * n, kings_fooled=[0] * n,
@@ -192,7 +206,6 @@ def play_hand(v: Variant, hand_size: int, hands: list[list[int]], widow: list[in
     chooser = v.trump_chooser
     first = v.seat_of_offset(int(v.rule("bidding.first", 1)))
     order = [(first + i) % n for i in range(n)]
-    st.bid_order = order
 
     if chooser == "fixed":
         st.trump = TRUMP_NAMES.index(v.trump_choices[0])
@@ -363,6 +376,7 @@ def _initial_hands(st: HandState) -> list[list[int]]:
 
 def simulate_hand(v: Variant, hand_size: int, policies: Sequence[Policy], rng: random.Random,
                   round_index: int | None = None) -> HandRecord:
+    """Deal a hand of `hand_size` from `rng` and play it (see play_hand)."""
     hands, widow, stock = deal(v, hand_size, rng)
     return play_hand(v, hand_size, hands, widow, stock, policies, round_index)
 
@@ -400,6 +414,8 @@ def replay_hand(v: Variant, record: HandRecord) -> list[str]:
 
 @dataclass
 class GameRecord:
+    """A whole game: every hand's record, the totals and how the game ended."""
+
     first_dealer: int
     hands: list[HandRecord]
     dealers: list[int]
@@ -556,7 +572,7 @@ def _tied_round(v: Variant, policies: Sequence[Policy], rng: random.Random, turn
     dealer's left, and the last of them deals this smaller hand. The hand's record holds
     only their seats, so it replays with the same game loaded for len(tied) players.
     """
-    from simulate.rules.variant import load_variant
+    from simulate.rules.load import load_variant
 
     n = v.players
     dealer = turn % n
@@ -599,12 +615,3 @@ def _stars(v: Variant, rec: HandRecord, dealer: int, rel: Sequence[Policy], tota
                     totals[a] -= points
             else:
                 rec.decisions.append((SPEND_STAR, lead_rel, False))
-
-
-def describe_trump(trump: int) -> str:
-    return TRUMP_NAMES[trump]
-
-
-def check_policies(v: Variant, policies: Sequence[Policy]) -> None:
-    if len(policies) != v.players:
-        raise BidlabInputError(f"need {v.players} policies, got {len(policies)}")

@@ -69,16 +69,10 @@ from typing import Any
 
 import numpy as np
 
-from simulate.rules.cards import NT, TRUMP_NAMES
-from simulate.rules.variant import (
-    ALWAYS_WINS,
-    FOOLS_KING,
-    LAST_PLAYED_WINS,
-    NEVER_WINS,
-    PLAIN,
-    WINS_IF_LED,
-    Variant,
-)
+from simulate.rules.cards import TRUMP_NAMES
+from simulate.rules.codes import ALWAYS_WINS, FOOLS_KING, LAST_PLAYED_WINS, NEVER_WINS, NT, PLAIN, WINS_IF_LED
+from simulate.rules.variant import Variant
+from simulate.util.memo import KeyedCache
 
 __all__ = [
     "OneCardSetup",
@@ -110,9 +104,11 @@ class OneCardSetup:
     stock: int                     # cards left to turn up (D - n - widow)
 
     def seat_of_position(self, pos: int) -> int:
+        """The seat that plays `pos`-th (0 = the leader) to the one trick."""
         return (self.leader + pos) % self.players
 
     def position_of_seat(self, seat: int) -> int:
+        """Where in the trick `seat` plays (0 = the leader)."""
         return (seat - self.leader) % self.players
 
 
@@ -366,10 +362,15 @@ class _Counts:
     total: int
 
 
+# variant canonical string -> its exact one-card counts (built once: they enumerate every deal)
+_COUNTS: KeyedCache[str, _Counts] = KeyedCache()
+
+
 def _all_counts(v: Variant) -> _Counts:
-    cached = v._cache.get("exact_one_card")
-    if cached is not None:
-        return cached
+    return _COUNTS.get_or_build(v.canonical, lambda: _count_every_deal(v))
+
+
+def _count_every_deal(v: Variant) -> _Counts:
     s = one_card_setup(v)
     n = s.players
     by_trump: dict[int, tuple[dict[tuple[int, int], int], int]] = {}
@@ -388,7 +389,6 @@ def _all_counts(v: Variant) -> _Counts:
         total = perm(s.deck_size, n) * (s.deck_size - n)
     got = _Counts(s, by_trump, total)
     assert sum(t for _, t in by_trump.values()) == total, "counts do not add up to every deal"
-    v._cache["exact_one_card"] = got
     return got
 
 
@@ -507,8 +507,9 @@ def one_card_win_table(v: Variant, trump: str | int | None = None,
         def held(card: int) -> int:   # ordered deals with `card` at a given position
             return perm(pool - 1, n - 1)
     elif s.chooser == "fixed" or s.stock <= 0:
-        t = s.fixed_trump if s.chooser == "fixed" else NT
-        assert t is not None
+        fixed = s.fixed_trump if s.chooser == "fixed" else NT
+        assert fixed is not None
+        t = fixed
         if trump is not None and v.trump_index(trump) != t:
             raise ValueError(f"{v.canonical}: trump is always {TRUMP_NAMES[t]}")
         per_trump = {t: _all_counts(v).by_trump[t][0]}

@@ -11,10 +11,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from simulate.errors import BidlabInputError
+from simulate.rules.codes import NT
 
 SUITS = ("S", "H", "D", "C")
 TRUMP_NAMES = ("S", "H", "D", "C", "NT")
-NT = 4
+assert TRUMP_NAMES[NT] == "NT"
 SUIT_SYMBOLS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 SUIT_GLYPH = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "NT": "NT"}
 SAME_COLOUR = {0: 3, 3: 0, 1: 2, 2: 1}  # ♠↔♣, ♥↔♦
@@ -38,6 +39,7 @@ class Card:
 
     @property
     def is_special(self) -> bool:
+        """Whether this is a named special card (HIJO, FOOL, ...), not a rank and suit."""
         return bool(self.special)
 
     def __str__(self) -> str:
@@ -69,14 +71,6 @@ def split_cards(text: str | Iterable[str]) -> list[str]:
     return [str(t) for t in text]
 
 
-def parse_cards(text: str | Iterable[str]) -> list[Card]:
-    return [parse_card(t) for t in split_cards(text)]
-
-
-def format_cards(cards: Iterable[Card | str]) -> str:
-    return " ".join(str(c) for c in cards)
-
-
 class Deck:
     """An ordered deck: card index ↔ identity, with copies of identical specials."""
 
@@ -98,6 +92,7 @@ class Deck:
         return len(self.cards)
 
     def indices_of(self, card: Card) -> list[int]:
+        """The deck indices of every copy of `card` (empty when the deck lacks it)."""
         return list(self._indices.get(card, []))
 
     def parse_hand(self, text: str | Iterable[str], what: str = "hand",
@@ -122,15 +117,18 @@ class Deck:
         return out
 
     def mask(self, indices: Iterable[int]) -> int:
+        """Deck indices → a bit mask (bit i set for card i)."""
         m = 0
         for i in indices:
             m |= 1 << i
         return m
 
     def names_of_mask(self, mask: int) -> list[str]:
+        """A bit mask → the names of its cards, in deck order."""
         return [self.names[i] for i in range(len(self)) if mask >> i & 1]
 
     def summary(self) -> str:
+        """The deck in a few words, e.g. "2..A of SHDC; HIJO LOJO"."""
         naturals = [c for c in self.cards if not c.special]
         ranks = sorted({c.rank for c in naturals})
         suits = sorted({c.suit for c in naturals})

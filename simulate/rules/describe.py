@@ -10,17 +10,9 @@ import textwrap
 from collections import Counter
 
 from simulate.rules.cards import RANK_NAMES, SUIT_GLYPH, SUITS, TRUMP_NAMES
-from simulate.rules.variant import (
-    ALWAYS_WINS,
-    FOOLS_KING,
-    LAST_PLAYED_WINS,
-    NEVER_WINS,
-    PLAIN,
-    WINS_IF_LED,
-    Variant,
-    load_variant,
-    shipped_variants,
-)
+from simulate.rules.codes import ALWAYS_WINS, FOOLS_KING, LAST_PLAYED_WINS, NEVER_WINS, PLAIN, WINS_IF_LED
+from simulate.rules.load import load_variant, shipped_variants
+from simulate.rules.variant import Variant
 
 WIDTH = 96   # columns of the rules text
 

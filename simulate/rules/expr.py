@@ -49,6 +49,7 @@ def compile_expression(text: str) -> tuple[Any, frozenset[str]]:
 
 
 def evaluate(text: str, variables: Mapping[str, Any], what: str = "expression") -> Any:
+    """The value of a rules-file formula over `variables`; errors name it as `what`."""
     code, names = compile_expression(text)
     unknown = sorted(names - set(variables))
     if unknown:
@@ -111,9 +112,9 @@ def _eval_array(node: ast.AST, env: Mapping[str, Any]) -> Any:
         name = node.func.id  # type: ignore[attr-defined]
         if name == "abs":
             return np.abs(args[0])
-        fn = np.minimum if name == "min" else np.maximum
+        extreme = np.minimum if name == "min" else np.maximum
         out = args[0]
         for a in args[1:]:
-            out = fn(out, a)
+            out = extreme(out, a)
         return out
     raise BidlabInputError(f"unsupported expression node {type(node).__name__}")

@@ -7,38 +7,37 @@ resolved rules and its per-trump tables of effective suit, power and mechanic.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from simulate.errors import BidlabInputError
-from simulate.rules.cards import NT, TRUMP_NAMES, split_cards
+from simulate.rules.cards import split_cards
+from simulate.rules.codes import ALWAYS_WINS, FOOLS_KING, LAST_PLAYED_WINS, NT, TRUMP_BASE, WINS_IF_LED
 from simulate.rules.expr import evaluate
-from simulate.rules.variant import (
-    ALWAYS_WINS,
-    FOOLS_KING,
-    LAST_PLAYED_WINS,
-    NEVER_WINS,
-    TRUMP_BASE,
-    WINS_IF_LED,
-    Variant,
-)
+
+if TYPE_CHECKING:   # the Variant calls these functions; they only read its tables
+    from simulate.rules.variant import Variant
 
 Play = tuple[int, bool]  # (card index, declared low) — only Aces under ace_choice are low
 
 
 def eff_suit(v: Variant, card: int, trump: int) -> int:
+    """The suit `card` counts as under `trump` (0..3; -1 for a suitless special)."""
     return v.eff_suit_table[trump][card]
 
 
 def mechanic(v: Variant, card: int, trump: int) -> int:
+    """The Mechanic code of `card` under `trump`."""
     return v.mechanic_table[trump][card]
 
 
 def is_ace(v: Variant, card: int) -> bool:
+    """Whether `card` is a natural Ace."""
     c = v.cards.cards[card]
     return not c.special and c.rank == 14
 
 
 def power(v: Variant, play: Play, trump: int) -> int:
+    """The order of a play within its effective suit (trumps above TRUMP_BASE)."""
     card, low = play
     if low:  # an Ace declared low sits below every card of its effective suit
         return (TRUMP_BASE if eff_suit(v, card, trump) == trump else 0) - 1
@@ -58,6 +57,8 @@ def led_suit(v: Variant, trick: Sequence[Play], trump: int) -> int | None:
 
 def legal_cards(v: Variant, hand: Sequence[int], trick: Sequence[Play], trump: int,
                 trump_broken: bool = False) -> list[int]:
+    """The cards of `hand` that may be played to `trick`: follow the led suit (wild cards
+    always may), anything when void, and no trump lead before trump is broken if so ruled."""
     if not trick:
         if v.rule("play.breaking_trump") and trump != NT and not trump_broken:
             non_trumps = [c for c in hand if eff_suit(v, c, trump) != trump]
@@ -77,6 +78,7 @@ def legal_cards(v: Variant, hand: Sequence[int], trick: Sequence[Play], trump: i
 
 def legal_plays(v: Variant, hand: Sequence[int], trick: Sequence[Play], trump: int,
                 trump_broken: bool = False) -> list[Play]:
+    """legal_cards as plays, with each Ace twice (high and low) under ace_choice."""
     plays: list[Play] = []
     for c in legal_cards(v, hand, trick, trump, trump_broken):
         plays.append((c, False))
@@ -117,13 +119,10 @@ def trick_winner(v: Variant, trick: Sequence[Play], trump: int) -> tuple[int, bo
     return best, False
 
 
-def never_wins(v: Variant, card: int, trump: int) -> bool:
-    return mechanic(v, card, trump) == NEVER_WINS
-
-
 # ----- bids ------------------------------------------------------------------------------
 
 def constraint_active(v: Variant, round_index: int | None) -> bool:
+    """Whether the bid constraint binds in round `round_index` (None: any round, so yes)."""
     if v.rule("bidding.constraint", "none") == "none":
         return False
     if round_index is None:
@@ -162,6 +161,7 @@ def _formula(v: Variant, key: str, bid: int, took: int, h: int) -> int:
 
 
 def bids_base_score(v: Variant, bid: int, took: int, h: int) -> int:
+    """A unit's score for `took` tricks on `bid` in a hand of `h`, before events and bonuses."""
     if took == bid:
         key = "exact_zero" if bid == 0 and v.rule("scoring.exact_zero") is not None else "exact"
     elif bid == 0 and v.rule("scoring.missed_zero") is not None:
@@ -213,10 +213,10 @@ def score_units(v: Variant, bids: Sequence[int], tricks: Sequence[int], h: int,
         if kings_fooled[s] and (not fool.get("requires_exact") or exact[u]):
             score[u] += int(fool.get("points", 0)) * kings_fooled[s]
     for event in v.events:
-        s = captured.get(event.name)
-        if s is None:
+        who = captured.get(event.name)
+        if who is None:
             continue
-        u = unit_of[s]
+        u = unit_of[who]
         if event.effect == "add":
             score[u] += event.points
         elif event.effect == "lose_bonus" and exact[u]:
@@ -244,6 +244,7 @@ def _trump(v: Variant, trump: str | int) -> int:
 
 
 def parse_trick(v: Variant, trick: Any, exclude: Sequence[int] = ()) -> list[Play]:
+    """Card strings (an Ace may be marked ":low" or ":high") → plays, skipping `exclude`."""
     tokens = split_cards(trick)
     plays: list[Play] = []
     taken = list(exclude)
@@ -263,6 +264,7 @@ def parse_trick(v: Variant, trick: Any, exclude: Sequence[int] = ()) -> list[Pla
 
 def legal_moves_api(v: Variant, hand: Any, trick: Any, trump: str | int,
                     trump_broken: bool = False, **_: Any) -> list[str]:
+    """Variant.legal_moves: card strings in, the legal cards' names out."""
     t = _trump(v, trump)
     plays = parse_trick(v, trick)
     cards = v.cards.parse_hand(hand, "hand", exclude=[c for c, _ in plays])
@@ -270,6 +272,7 @@ def legal_moves_api(v: Variant, hand: Any, trick: Any, trump: str | int,
 
 
 def trick_winner_api(v: Variant, trick: Any, trump: str | int) -> int:
+    """Variant.trick_winner: the position in the trick of the card that takes it."""
     plays = parse_trick(v, trick)
     if not plays:
         raise BidlabInputError("trick: no cards given")
@@ -280,6 +283,7 @@ def trick_winner_api(v: Variant, trick: Any, trump: str | int) -> int:
 
 def legal_bids_api(v: Variant, hand_size: int, bids_so_far: Sequence[int],
                    round_index: int | None = None, high: int | None = None, **_: Any) -> list[int]:
+    """Variant.legal_bids, with the arguments checked."""
     v.check_hand_size(hand_size)
     if v.bidding_form == "auction":
         standing = max([0, *bids_so_far]) if high is None else high
@@ -294,6 +298,7 @@ def legal_bids_api(v: Variant, hand_size: int, bids_so_far: Sequence[int],
 
 def score_hand_api(v: Variant, bids: Sequence[int], tricks: Sequence[int], hand_size: int,
                    events: Mapping[str, Any] | None = None) -> list[int]:
+    """Variant.score_hand, with the arguments checked."""
     n = v.players
     if len(bids) != n or len(tricks) != n:
         raise BidlabInputError(f"score_hand: need {n} bids and {n} trick counts")
@@ -312,5 +317,3 @@ def score_hand_api(v: Variant, bids: Sequence[int], tricks: Sequence[int], hand_
                                f"allowed: {', '.join(allowed)}")
     return score_units(v, list(bids), list(tricks), hand_size, kings, captured, alone)
 
-
-TRUMP_TEXT = TRUMP_NAMES

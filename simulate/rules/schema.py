@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from simulate.errors import BidlabInputError
+
 MECHANICS = ("always_wins", "last_played_wins", "never_wins", "wins_if_led", "fools_king",
              "top_trump")
 EVENT_EFFECTS = ("none", "zero_hand", "lose_bonus", "add", "as_exact")
@@ -111,3 +113,8 @@ EVENT_KEYS: dict[str, tuple[str, Any, str]] = {
 OPTION_KEYS = {"type", "default", "min", "max", "values", "help"}
 LADDER_KEYS = {"name", "tricks", "multiplier", "alone"}
 TOP_LEVEL = set(SECTIONS) | {"options", "specials", "events", "when"}
+
+
+def input_error(where: str, message: str) -> BidlabInputError:
+    """The error for a bad rules file: `where` (the file's label, a section) then what is wrong."""
+    return BidlabInputError(f"{where}: {message}")

@@ -54,7 +54,7 @@ class VariantSpec:
         head = v.canonical.split("(", 1)[0]
         toml: bytes | None = None
         if "@" in head:            # not a shipped game: the rules travel with the spec
-            toml = v._cache.get("toml_bytes")
+            toml = v.toml_bytes
             if toml is None:
                 try:
                     toml = Path(v.path).read_bytes()
@@ -63,24 +63,18 @@ class VariantSpec:
                                            f"({exc.strerror})") from None
             if hashlib.sha256(toml).hexdigest()[:10] != head.split("@", 1)[1]:
                 raise BidlabInputError(f"variant file {v.path} changed after it was loaded")
-            v._cache["toml_bytes"] = toml
         shipped = toml is None
         return cls(v.name if shipped else v.path, v.players, tuple(sorted(v.options.items())),
                    v.canonical, toml)
 
     def load(self) -> Variant:
-        import tomllib
-        from pathlib import Path
-
-        from simulate.rules.variant import _build, load_variant
+        from simulate.rules.load import load_variant, variant_from_toml
 
         if self.toml is None:
             v = load_variant(self.name, players=self.players, **dict(self.options))
         else:
-            data = tomllib.loads(self.toml.decode("utf-8"))
-            v = _build(data, self.toml, self.name, Path(self.name), self.players,
-                       dict(self.options))
-            v._cache["toml_bytes"] = self.toml
+            v = variant_from_toml(self.toml, self.name, self.name, self.players,
+                                  dict(self.options))
         if v.canonical != self.canonical:
             raise BidlabInputError(f"variant {self.name}: loads as {v.canonical}, expected "
                                    f"{self.canonical}; the rules file or bidlab changed")

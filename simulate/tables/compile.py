@@ -10,20 +10,30 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simulate.rules.cards import NT, TRUMP_NAMES
+from simulate.rules.cards import TRUMP_NAMES
+from simulate.rules.codes import (
+    ALWAYS_WINS,
+    FOOLS_KING,
+    LAST_PLAYED_WINS,
+    NEVER_WINS,
+    NT,
+    WINS_IF_LED,
+    AllPass,
+    BidConstraint,
+    BiddingForm,
+    EventEffect,
+    TrumpChooser,
+)
 from simulate.rules.expr import evaluate_grid
-from simulate.rules.variant import ALWAYS_WINS, FOOLS_KING, LAST_PLAYED_WINS, NEVER_WINS, WINS_IF_LED, Variant
+from simulate.rules.variant import Variant
 from simulate.tables import layout as L
 
-CHOOSERS = {"fixed": L.CH_FIXED, "dealer": L.CH_DEALER, "first_bidder": L.CH_FIRST_BIDDER,
-            "maker": L.CH_MAKER, "turn_up": L.CH_TURN_UP}
-FORMS = {"simultaneous": L.FORM_SIMULTANEOUS, "sequential": L.FORM_SEQUENTIAL,
-         "auction": L.FORM_AUCTION}
-CONSTRAINTS = {"none": L.CON_NONE, "hook": L.CON_HOOK, "max_bet": L.CON_MAX_BET}
-ALL_PASS = {"joker_holder": L.AP_JOKER_HOLDER, "redeal": L.AP_REDEAL,
-            "stick_dealer": L.AP_STICK_DEALER}
-EFFECTS = {"zero_hand": L.EV_ZERO_HAND, "lose_bonus": L.EV_LOSE_BONUS, "add": L.EV_ADD,
-           "as_exact": L.EV_AS_EXACT}
+# rules-file value -> code (the codes' member names are the values upper-cased)
+CHOOSERS = {c.name.lower(): int(c) for c in TrumpChooser}
+FORMS = {f.name.lower(): int(f) for f in BiddingForm}
+CONSTRAINTS = {c.name.lower(): int(c) for c in BidConstraint}
+ALL_PASS = {a.name.lower(): int(a) for a in AllPass}
+EFFECTS = {e.name.lower(): int(e) for e in EventEffect}
 
 
 @dataclass(frozen=True)

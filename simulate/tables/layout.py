@@ -1,7 +1,21 @@
 """Index constants for the flat parameter vector `P` and the codes the kernel reads.
 
 Globals are compile-time constants in numba, so naming every slot costs nothing at run time.
+The codes are derived from `simulate.rules.codes` (their one home) as plain ints, which is
+what numba folds into constants.
 """
+
+from simulate.rules.codes import (  # noqa: F401  (MAX_EVENTS, NT: read as layout.X)
+    MAX_EVENTS,
+    NT,
+    AllPass,
+    BidConstraint,
+    BiddingForm,
+    DecisionKind,
+    EventEffect,
+    Mechanic,
+    TrumpChooser,
+)
 
 # --- P slots (int64 vector) -------------------------------------------------------------
 N_PLAYERS = 0
@@ -31,7 +45,6 @@ ALLOW_ALONE = 23
 N_STEPS = 24            # ladder length
 N_EVENTS = 25
 EVENT0 = 26             # then (card, effect, points) triples for up to MAX_EVENTS events
-MAX_EVENTS = 4
 N_TRUMP_CHOICES = EVENT0 + 3 * MAX_EVENTS        # 38
 TRUMP_CHOICE0 = N_TRUMP_CHOICES + 1              # up to 5 trump choices
 MAX_HAND = TRUMP_CHOICE0 + 5                     # 44
@@ -43,19 +56,42 @@ DEFENDERS_PAY = OVERTRICKS_PAY + 1  # defenders gain from every trick they take
 P_SIZE = DEFENDERS_PAY + 1
 
 # --- codes --------------------------------------------------------------------------------
-CH_FIXED, CH_DEALER, CH_FIRST_BIDDER, CH_MAKER, CH_TURN_UP = range(5)
-FORM_SIMULTANEOUS, FORM_SEQUENTIAL, FORM_AUCTION = range(3)
-CON_NONE, CON_HOOK, CON_MAX_BET = range(3)
-AP_JOKER_HOLDER, AP_REDEAL, AP_STICK_DEALER = range(3)
-EV_ZERO_HAND, EV_LOSE_BONUS, EV_ADD, EV_AS_EXACT = range(4)
+CH_FIXED = int(TrumpChooser.FIXED)
+CH_DEALER = int(TrumpChooser.DEALER)
+CH_FIRST_BIDDER = int(TrumpChooser.FIRST_BIDDER)
+CH_MAKER = int(TrumpChooser.MAKER)
+CH_TURN_UP = int(TrumpChooser.TURN_UP)
+FORM_SIMULTANEOUS = int(BiddingForm.SIMULTANEOUS)
+FORM_SEQUENTIAL = int(BiddingForm.SEQUENTIAL)
+FORM_AUCTION = int(BiddingForm.AUCTION)
+CON_NONE = int(BidConstraint.NONE)
+CON_HOOK = int(BidConstraint.HOOK)
+CON_MAX_BET = int(BidConstraint.MAX_BET)
+AP_JOKER_HOLDER = int(AllPass.JOKER_HOLDER)
+AP_REDEAL = int(AllPass.REDEAL)
+AP_STICK_DEALER = int(AllPass.STICK_DEALER)
+EV_ZERO_HAND = int(EventEffect.ZERO_HAND)
+EV_LOSE_BONUS = int(EventEffect.LOSE_BONUS)
+EV_ADD = int(EventEffect.ADD)
+EV_AS_EXACT = int(EventEffect.AS_EXACT)
 
-# mechanics (same values as simulate.variant)
-M_PLAIN, M_ALWAYS, M_LAST, M_NEVER, M_IF_LED, M_FOOL = range(6)
+# mechanics
+M_PLAIN = int(Mechanic.PLAIN)
+M_ALWAYS = int(Mechanic.ALWAYS_WINS)
+M_LAST = int(Mechanic.LAST_PLAYED_WINS)
+M_NEVER = int(Mechanic.NEVER_WINS)
+M_IF_LED = int(Mechanic.WINS_IF_LED)
+M_FOOL = int(Mechanic.FOOLS_KING)
 
-# decision kinds in traces (same order as the reference engine's)
-D_TRUMP, D_BID, D_AUCTION, D_DISCARD, D_ALONE, D_DEFEND_ALONE, D_PLAY = range(7)
+# decision kinds in traces
+D_TRUMP = int(DecisionKind.TRUMP)
+D_BID = int(DecisionKind.BID)
+D_AUCTION = int(DecisionKind.AUCTION)
+D_DISCARD = int(DecisionKind.DISCARD)
+D_ALONE = int(DecisionKind.ALONE)
+D_DEFEND_ALONE = int(DecisionKind.DEFEND_ALONE)
+D_PLAY = int(DecisionKind.PLAY)
 
 # policies
 PLAY_RANDOM, PLAY_GREEDY, PLAY_PRECISION = 0, 1, 2
 BID_RANDOM, BID_GREEDY, BID_HEURISTIC, BID_TABLE = 0, 1, 2, 3
-NT = 4
