@@ -79,6 +79,7 @@ def save(fig: Figure, stem: str | os.PathLike[str]) -> list[Path]:
             target = stem.with_name(stem.name + "." + fmt)
 
             def write(tmp: str, fmt: str = fmt, meta: dict[str, None] = meta) -> None:
+                """Save the figure to the temporary path (format and metadata bound now)."""
                 fig.savefig(tmp, format=fmt, dpi=110, bbox_inches="tight", metadata=meta)
 
             written.append(write_atomically(target, write))

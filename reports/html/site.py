@@ -1,6 +1,7 @@
 """Static HTML report site: an index, one page per game and a printable cheat sheet per game.
 
-build_site(games, out_dir) renders GameReport objects (filled by reports/build.py) into
+build_site(games, out_dir) renders reports.model.GameReport objects (filled by
+reports/build.py) into
 
     index.html                  all games, links, the policies, how to read the figures
     <name>.html                 a section per hand size: tables (n, CIs, thin rows marked) and
@@ -8,7 +9,11 @@ build_site(games, out_dir) renders GameReport objects (filled by reports/build.p
                                 Parquet
     <name>-cheatsheet.html      best bid by the two hand features for each hand size, one
                                 printed page
-    <name>/h<size>/*.{png,svg,csv,parquet}
+    <name>-balance.html         whole games (reports.html.balance), when the game has them
+    <name>/h<size>/*.{png,svg,csv,parquet}, <name>/balance/*
+
+The pieces of a page (shell, tables, figures, downloads, number formats) are in
+reports.html.page.
 
 Every page shows the configuration behind its figures (canonical variant string, policies,
 seed, hands). Pages use inline CSS only and load nothing from the network. Every file is
