@@ -18,18 +18,31 @@ import shutil
 import tempfile
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 import simulate as sim
 from reports.analysis.card_values import card_values
 from reports.analysis.tables import expected_tricks_table, seat_summary
+from reports.html.site import build_site
+from reports.model import (
+    BalanceReport,
+    ExampleHand,
+    GameReport,
+    RuleComparison,
+    SizeReport,
+    SkillIndex,
+)
 from simulate.errors import BidlabInputError
+from simulate.games.compare import compare_games, skill_index
+from simulate.games.simulate import simulate_games
 from simulate.tables import policies
 from simulate.util.files import write_table
+from simulate.util.progress import Bar, new_bar
 
 CARD_VALUE_ROWS = 2_000_000
 BALANCE_GAMES = 100_000
@@ -51,19 +64,6 @@ MANIFEST = "manifest.json"
 FORMAT = 3
 
 
-@dataclass
-class SizeData:
-    hand_size: int
-    seat_table: pd.DataFrame
-    seat_tricks: pd.DataFrame
-    class_table: pd.DataFrame
-    class_features: list[str]
-    card_values: pd.DataFrame
-    odds: list[pd.DataFrame]
-    contract: bool
-    better: str
-
-
 TABLES = ("seat_table", "seat_tricks", "class_table", "card_values")
 # example hands for bid odds: the deal whose seat-0 hand strength is nearest each quantile
 EXAMPLES = (("weak", 0.15), ("typical", 0.5), ("strong", 0.9))
@@ -71,7 +71,7 @@ EXAMPLE_POOL = 20_000
 
 
 def _size_data(v: sim.Variant, h: int, hands: int, seed: int, play: str, bid: str,
-               odds_for: bool, workers: int | None, progress: Any) -> SizeData:
+               odds_for: bool, workers: int | None, progress: Bar | bool) -> SizeReport:
     round_index = v.schedule.index(h)
     res = sim.simulate_hands(v, h, hands, seed=seed, play=play, bid=bid, keep="records",
                              workers=workers, round_index=round_index, progress=progress)
@@ -90,13 +90,13 @@ def _size_data(v: sim.Variant, h: int, hands: int, seed: int, play: str, bid: st
                               play=play, bid=bid, workers=workers)
             df.attrs.update({"trump": forced, "label": label})
             odds.append(df)
-    return SizeData(h, seat_t, seat_k, class_t, features, values, odds, v.is_contract,
-                    str(v.rule("end.better", "higher")))
+    return SizeReport(h, seat_t, seat_k, class_t, features, values, odds, v.is_contract,
+                      str(v.rule("end.better", "higher")))
 
 
 def example_hands(frame: pd.DataFrame, values: pd.DataFrame, v: sim.Variant
-                  ) -> list[tuple[str, str, str]]:
-    """(label, hand, trump) for a weak, a typical and a strong seat-0 hand: strength is the
+                  ) -> list[ExampleHand]:
+    """A weak, a typical and a strong seat-0 hand: strength is the
     sum of the hand's card values under its trump, over the first EXAMPLE_POOL deals."""
     rows = frame[(frame.seat == 0) & (frame.deal < EXAMPLE_POOL)]
     if rows.empty or values.empty:
@@ -110,51 +110,58 @@ def example_hands(frame: pd.DataFrame, values: pd.DataFrame, v: sim.Variant
                           for t, hand in zip(trumps, hands, strict=True)])
     out = []
     for label, q in EXAMPLES:
-        i = int((strength - strength.quantile(q)).abs().idxmin())
-        out.append((label, " ".join(hands[i]), str(trumps[i])))
+        # the first deal nearest the quantile (Series.idxmin on the 0..n-1 index)
+        i = int(np.nanargmin(np.abs(strength.to_numpy() - float(strength.quantile(q)))))
+        out.append(ExampleHand(label, " ".join(hands[i]), str(trumps[i])))
     return out
 
 
 def _balance(v: sim.Variant, seed: int, play: str, bid: str, games: int,
-             workers: int | None) -> Any:
+             workers: int | None) -> BalanceReport:
     """Whole games for the Balance page: metrics, accuracy, lengths, skill index and the
     game's designer question compared on the same deals."""
-    from reports.html.balance import BalanceReport
-    from simulate.games.compare import compare_games, skill_index
-    from simulate.games.simulate import simulate_games
-
     pol = f"{play}+{bid}"
     res = simulate_games(v, games, seed=seed, policies=pol, workers=workers)
-    out = BalanceReport(games=games, policies=pol, metrics=res.metrics,
-                        accuracy=res.accuracy(by="position"), lengths=res.length_hist())
-    out.skill = skill_index(v, min(games, SKILL_GAMES), seed=seed, workers=workers)
+    skill = SkillIndex(**skill_index(v, min(games, SKILL_GAMES), seed=seed, workers=workers))
+    return BalanceReport(games=games, policies=pol, metrics=res.metrics,
+                         accuracy=res.accuracy(by="position"), lengths=res.length_hist(),
+                         skill=skill, comparison=_comparison(v, seed, games, workers))
+
+
+def _comparison(v: sim.Variant, seed: int, games: int, workers: int | None
+                ) -> RuleComparison | None:
+    """The game's rule change (QUESTIONS) played on the same deals as the shipped rules;
+    None when the game has no question or the change leaves the rules as they are."""
     question = QUESTIONS.get(v.name)
-    if question:
-        key, _, value = question[0].partition("=")
-        try:
-            b = sim.load_variant(v.path, players=v.players, **{**v.options, key: value})
-        except BidlabInputError:
-            b = None
-        if b is not None and b.canonical != v.canonical:
-            n = min(games, COMPARE_GAMES)
-            out.compare = compare_games(v, b, n, seed=seed, policies=COMPARE_POLICIES,
-                                        skill=False, workers=workers)
-            out.question, out.change, out.compare_games = question[1], question[0], n
-            out.compare_policies, out.canonical_b = COMPARE_POLICIES, b.canonical
-    return out
+    if not question:
+        return None
+    key, _, value = question[0].partition("=")
+    try:
+        b = sim.load_variant(v.path, players=v.players, **{**v.options, key: value})
+    except BidlabInputError:
+        return None
+    if b.canonical == v.canonical:
+        return None
+    n = min(games, COMPARE_GAMES)
+    table = compare_games(v, b, n, seed=seed, policies=COMPARE_POLICIES, skill=False,
+                          workers=workers)
+    return RuleComparison(question=question[1], change=question[0], games=n,
+                          policies=COMPARE_POLICIES, canonical_b=b.canonical, table=table)
 
 
-BALANCE_TABLES = ("metrics", "accuracy", "lengths", "compare")
-
-
-def _write_balance(folder: Path, b: Any) -> dict[str, Any]:
-    entry: dict[str, Any] = {"games": b.games, "policies": b.policies, "skill": b.skill,
-                             "question": b.question, "change": b.change,
-                             "compare_games": b.compare_games,
-                             "compare_policies": b.compare_policies,
-                             "canonical_b": b.canonical_b, "tables": {}}
-    for name in BALANCE_TABLES:
-        df = getattr(b, name)
+def _write_balance(folder: Path, b: BalanceReport) -> dict[str, Any]:
+    """Write the Balance tables as CSV + Parquet; the manifest entry that reads them back."""
+    c = b.comparison
+    entry: dict[str, Any] = {"games": b.games, "policies": b.policies,
+                             "skill": asdict(b.skill) if b.skill else {},
+                             "question": c.question if c else "",
+                             "change": c.change if c else "",
+                             "compare_games": c.games if c else 0,
+                             "compare_policies": c.policies if c else "",
+                             "canonical_b": c.canonical_b if c else "", "tables": {}}
+    tables = {"metrics": b.metrics, "accuracy": b.accuracy, "lengths": b.lengths,
+              "compare": c.table if c else None}
+    for name, df in tables.items():
         if df is None:
             continue
         stem = folder / f"balance-{name}"
@@ -163,23 +170,25 @@ def _write_balance(folder: Path, b: Any) -> dict[str, Any]:
     return entry
 
 
-def _read_balance(folder: Path, entry: dict[str, Any] | None) -> Any:
-    from reports.html.balance import BalanceReport
-
+def _read_balance(folder: Path, entry: dict[str, Any] | None) -> BalanceReport | None:
+    """The BalanceReport of a manifest entry (None for a game without whole games)."""
     if not entry:
         return None
     frames = {name: pd.read_parquet(folder / f"{stem}.parquet")
               for name, stem in entry["tables"].items()}
+    compared = frames.get("compare")
+    comparison = None if compared is None else RuleComparison(
+        question=entry["question"], change=entry["change"], games=entry["compare_games"],
+        policies=entry["compare_policies"], canonical_b=entry["canonical_b"], table=compared)
     return BalanceReport(games=entry["games"], policies=entry["policies"],
                          metrics=frames["metrics"], accuracy=frames["accuracy"],
-                         lengths=frames["lengths"], skill=entry["skill"],
-                         question=entry["question"], change=entry["change"],
-                         compare=frames.get("compare"), compare_games=entry["compare_games"],
-                         compare_policies=entry["compare_policies"],
-                         canonical_b=entry["canonical_b"])
+                         lengths=frames["lengths"],
+                         skill=SkillIndex(**entry["skill"]) if entry["skill"] else None,
+                         comparison=comparison)
 
 
-def _write_size(folder: Path, data: SizeData) -> dict[str, Any]:
+def _write_size(folder: Path, data: SizeReport) -> dict[str, Any]:
+    """Write one hand size's tables and bid odds as CSV + Parquet; its manifest entry."""
     entry: dict[str, Any] = {"hand_size": data.hand_size, "class_features": data.class_features,
                              "contract": data.contract, "better": data.better, "tables": {}}
     for name in TABLES:
@@ -198,7 +207,8 @@ def _write_size(folder: Path, data: SizeData) -> dict[str, Any]:
     return entry
 
 
-def _read_size(folder: Path, entry: dict[str, Any]) -> SizeData:
+def _read_size(folder: Path, entry: dict[str, Any]) -> SizeReport:
+    """The SizeReport of a manifest entry (a table missing from it is None)."""
     frames: dict[str, pd.DataFrame | None] = {name: None for name in TABLES}
     for name, stem in entry["tables"].items():
         frames[name] = pd.read_parquet(folder / f"{stem}.parquet")
@@ -207,9 +217,9 @@ def _read_size(folder: Path, entry: dict[str, Any]) -> SizeData:
         df = pd.read_parquet(folder / f"{example['table']}.parquet")
         df.attrs.update(example["attrs"])
         odds.append(df)
-    return SizeData(entry["hand_size"], frames["seat_table"], frames["seat_tricks"],
-                    frames["class_table"], entry["class_features"], frames["card_values"],
-                    odds, entry["contract"], entry["better"])
+    return SizeReport(entry["hand_size"], frames["seat_table"], frames["seat_tricks"],
+                      frames["class_table"], entry["class_features"], frames["card_values"],
+                      odds, entry["contract"], entry["better"])
 
 
 def build_report(games: Sequence[str] = (), players: int | None = None,
@@ -218,6 +228,11 @@ def build_report(games: Sequence[str] = (), players: int | None = None,
                  render_only: bool = False, progress: bool = False,
                  balance_games: int = BALANCE_GAMES,
                  echo: Callable[[str], None] = print) -> Path:
+    """Simulate `games` (default: every shipped variant; `players` overrides the player
+    count) with `hands` hands per hand size and `balance_games` whole games (0: no Balance
+    pages), store the tables and manifest under out/data, and render out/site, which is
+    returned. render_only=True re-renders the site from out/data without simulating.
+    progress=True draws one bar over the whole report; echo prints the status lines."""
     out = Path(out)
     names = list(games) or sim.shipped_variants()
     if hands < 1000:
@@ -227,61 +242,70 @@ def build_report(games: Sequence[str] = (), players: int | None = None,
                                f"bid one of {', '.join(policies.BID)}")
     data_dir = out / "data"
     if render_only:
-        manifest_path = data_dir / MANIFEST
-        if not manifest_path.is_file():
-            raise BidlabInputError(f"--render-only: no {manifest_path}; run the report first")
-        manifest = json.loads(manifest_path.read_text())
-        if manifest.get("format") != FORMAT:
-            raise BidlabInputError(f"{manifest_path} was written by another bidlab format")
+        manifest = _read_manifest(data_dir)
     else:
         variants = [sim.load_variant(g, players=players) if players else sim.load_variant(g)
                     for g in names]
-        started = time.perf_counter()
-        staging = Path(tempfile.mkdtemp(prefix=".data-", dir=_ensure(out)))
-        manifest = {"format": FORMAT, "version": sim.__version__, "seed": seed, "hands": hands,
-                    "play": play, "bid": bid, "games": []}
-        total = sum(len(set(v.schedule)) for v in variants) * hands
-        bar = _report_bar(total) if progress else None
-        try:
-            for v in variants:
-                sizes = list(dict.fromkeys(v.schedule))
-                (bar.write if bar else echo)(
-                    f"{v.title}: {len(sizes)} hand size(s), {hands:,} hands each")
-                game = {"name": v.name, "title": v.title, "canonical": v.canonical,
-                        "path": v.path, "players": v.players, "options": dict(v.options),
-                        "summary": v.summary, "sizes": []}
-                folder = staging / v.name
-                folder.mkdir()
-                for h in sizes:
-                    if bar:
-                        bar.set_description(f"{v.name} {h} cards")
-                    data = _size_data(v, h, hands, seed, play, bid, h == max(sizes), workers,
-                                      bar or False)
-                    game["sizes"].append(_write_size(folder, data))
-                if balance_games > 0:
-                    if bar:
-                        bar.set_description(f"{v.name} whole games")
-                    game["balance"] = _write_balance(folder, _balance(
-                        v, seed, play, bid, balance_games, workers))
-                manifest["games"].append(game)
-            manifest["seconds"] = round(time.perf_counter() - started, 1)
-            (staging / MANIFEST).write_text(json.dumps(manifest, indent=2, default=str))
-            if data_dir.exists():
-                shutil.rmtree(data_dir)
-            os.replace(staging, data_dir)
-        finally:
-            if bar:
-                bar.close()
-            if staging.exists():
-                shutil.rmtree(staging)
+        manifest = _simulate(variants, out, data_dir, hands, seed, play, bid, workers,
+                             progress, balance_games, echo)
     return _render(out, data_dir, manifest, echo)
 
 
-def _report_bar(total: int) -> Any:
-    """One bar for the whole report: hands/s and time left over every game and size."""
-    from tqdm import tqdm
-    return tqdm(total=total, unit="hand", unit_scale=True, smoothing=0.05, mininterval=0.5,
-                dynamic_ncols=True)
+def _read_manifest(data_dir: Path) -> dict[str, Any]:
+    manifest_path = data_dir / MANIFEST
+    if not manifest_path.is_file():
+        raise BidlabInputError(f"--render-only: no {manifest_path}; run the report first")
+    manifest: dict[str, Any] = json.loads(manifest_path.read_text())
+    if manifest.get("format") != FORMAT:
+        raise BidlabInputError(f"{manifest_path} was written by another bidlab format")
+    return manifest
+
+
+def _simulate(variants: list[sim.Variant], out: Path, data_dir: Path, hands: int, seed: int,
+              play: str, bid: str, workers: int | None, progress: bool, balance_games: int,
+              echo: Callable[[str], None]) -> dict[str, Any]:
+    """Simulate every game into a staging folder that replaces data_dir once complete;
+    returns the manifest written there."""
+    started = time.perf_counter()
+    staging = Path(tempfile.mkdtemp(prefix=".data-", dir=_ensure(out)))
+    manifest: dict[str, Any] = {"format": FORMAT, "version": sim.__version__, "seed": seed,
+                                "hands": hands, "play": play, "bid": bid, "games": []}
+    total = sum(len(set(v.schedule)) for v in variants) * hands
+    bar = new_bar(total, unit="hand", smoothing=0.05) if progress else None
+    try:
+        for v in variants:
+            sizes = list(dict.fromkeys(v.schedule))
+            (bar.write if bar else echo)(
+                f"{v.title}: {len(sizes)} hand size(s), {hands:,} hands each")
+            game: dict[str, Any] = {"name": v.name, "title": v.title, "canonical": v.canonical,
+                                    "path": v.path, "players": v.players,
+                                    "options": dict(v.options), "summary": v.summary,
+                                    "sizes": []}
+            folder = staging / v.name
+            folder.mkdir()
+            for h in sizes:
+                if bar:
+                    bar.set_description(f"{v.name} {h} cards")
+                data = _size_data(v, h, hands, seed, play, bid, h == max(sizes), workers,
+                                  bar or False)
+                game["sizes"].append(_write_size(folder, data))
+            if balance_games > 0:
+                if bar:
+                    bar.set_description(f"{v.name} whole games")
+                game["balance"] = _write_balance(folder, _balance(
+                    v, seed, play, bid, balance_games, workers))
+            manifest["games"].append(game)
+        manifest["seconds"] = round(time.perf_counter() - started, 1)
+        (staging / MANIFEST).write_text(json.dumps(manifest, indent=2, default=str))
+        if data_dir.exists():
+            shutil.rmtree(data_dir)
+        os.replace(staging, data_dir)
+    finally:
+        if bar:
+            bar.close()
+        if staging.exists():
+            shutil.rmtree(staging)
+    return manifest
 
 
 def _ensure(path: Path) -> Path:
@@ -291,25 +315,19 @@ def _ensure(path: Path) -> Path:
 
 def _render(out: Path, data_dir: Path, manifest: dict[str, Any],
             echo: Callable[[str], None]) -> Path:
-    from reports.html.site import GameReport, SizeReport, build_site
-
+    """Build the site under out/site from the tables and manifest in data_dir."""
     games = []
+    play, bid = manifest["play"], manifest["bid"]
     for game in manifest["games"]:
-        sizes = []
-        for entry in game["sizes"]:
-            d = _read_size(data_dir / game["name"], entry)
-            sizes.append(SizeReport(hand_size=d.hand_size, seat_table=d.seat_table,
-                                    seat_tricks=d.seat_tricks, class_table=d.class_table,
-                                    class_features=d.class_features, card_values=d.card_values,
-                                    odds=d.odds, contract=d.contract, better=d.better))
-        play, bid = manifest["play"], manifest["bid"]
+        folder = data_dir / game["name"]
         games.append(GameReport(
             name=game["name"], title=game["title"], canonical=game["canonical"],
             players=game["players"], summary=game["summary"],
             policies={"play": (play, policies.PLAY[play].description),
                       "bid": (bid, policies.BID[bid].description)},
-            seed=manifest["seed"], hands_per_size=manifest["hands"], sizes=sizes,
-            balance=_read_balance(data_dir / game["name"], game.get("balance"))))
+            seed=manifest["seed"], hands_per_size=manifest["hands"],
+            sizes=[_read_size(folder, entry) for entry in game["sizes"]],
+            balance=_read_balance(folder, game.get("balance"))))
     site = out / "site"
     build_site(games, site)
     echo(f"wrote {site / 'index.html'} (data and manifest in {data_dir})")

@@ -15,7 +15,8 @@ from reports.analysis.card_values import card_values
 from reports.analysis.tables import expected_tricks_table, seat_summary
 from reports.charts import hands as charts
 from reports.html import site
-from reports.html.site import GameReport, SizeReport, build_site
+from reports.html.site import build_site
+from reports.model import GameReport, SizeReport
 from simulate.hands.odds import bid_odds
 from simulate.tables.policies import BID, PLAY
 

@@ -13,8 +13,8 @@ import pandas as pd
 
 from simulate.rules.cards import TRUMP_NAMES
 from simulate.rules.variant import Variant
+from simulate.util.stats import Z95
 
-Z95 = 1.959963984540054
 BLOCK = 200_000
 
 
@@ -52,7 +52,7 @@ def card_values(records: pd.DataFrame, v: Variant, min_holding: int = 30) -> pd.
         A = xtx[np.ix_(use, use)]
         beta, *_ = np.linalg.lstsq(A, xty[use], rcond=None)
         n = len(idx)
-        rss = max(yty - 2 * beta @ xty[use] + beta @ A @ beta, 0.0)
+        rss = max(float(yty - 2 * beta @ xty[use] + beta @ A @ beta), 0.0)
         sigma2 = rss / max(n - use.size, 1)
         se = np.sqrt(np.maximum(np.diag(np.linalg.pinv(A)) * sigma2, 0.0))
         for j, c in enumerate(use):

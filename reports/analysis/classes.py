@@ -164,6 +164,7 @@ def hand_masks(df: pd.DataFrame, v: Variant) -> np.ndarray:
 
 def _by_mask(name: str) -> Callable[[np.ndarray, np.ndarray, Variant], np.ndarray]:
     def feature(masks: np.ndarray, t: np.ndarray, v: Variant) -> np.ndarray:
+        """Cards of each hand in the feature's mask under its deal's trump."""
         return _popcount(masks & feature_masks(v)[name][t])
 
     feature.__name__ = name
@@ -207,6 +208,8 @@ FEATURE_HELP = {
 
 
 def check_features(names: str | Iterable[str]) -> list[str]:
+    """The feature names as a list (one name or several); BidlabInputError for a name that is
+    not in FEATURES."""
     names = [names] if isinstance(names, str) else list(names)
     bad = [n for n in names if n not in FEATURES]
     if bad:

@@ -234,6 +234,7 @@ class _Scorer:
             self.events.append((e.effect, e.points, captured.to_numpy(bool)))
 
     def scores(self, b: int) -> np.ndarray:
+        """Each record's score had this seat bid b (its unit's bid: partners' bids + b)."""
         T, h = self.T, self.h
         ub = np.minimum(self.partners + b, T.score.shape[1] - 1)
         ut = self.utook
@@ -264,6 +265,7 @@ class _Scorer:
         return np.where(zeroed, 0, s)
 
     def exact(self, b: int) -> np.ndarray:
+        """Whether each record's unit would have made its bid exactly had this seat bid b."""
         return self.partners + b == self.utook
 
 

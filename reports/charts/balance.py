@@ -1,6 +1,6 @@
 """Charts of the Balance page: seat bars, game lengths, bid accuracy by position and hand
 size, and paired differences with error bars. Same palette and conventions as
-reports.charts (seat colours, 95% error bars, PNG + SVG written atomically).
+reports.charts.style (seat colours, 95% error bars, PNG + SVG written atomically).
 
 Seats here are absolute seats of a whole game: 0 sits on the first dealer's left, the last
 seat is the first dealer (hatched).
@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import SupportsInt
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from reports.charts.hands import ERR, OKABE_ITO, _empty, _save, plt, seat_colour
+from reports.charts.style import ERR, OKABE_ITO, has_rows, save, seat_colour
 
 
-def _game_seat_label(seat: int, players: int) -> str:
+def _game_seat_label(seat: SupportsInt, players: int) -> str:
+    seat = int(seat)
     if seat == players - 1:
         return f"{seat} (first dealer)"
     if seat == 0:
@@ -29,7 +32,7 @@ def seat_metric_chart(metrics: pd.DataFrame | None, prefix: str, stem: str | os.
                       players: int, ylabel: str, title: str) -> list[Path]:
     """Bars of one per-seat metric (rows `prefix[s]` of GameResults.metrics) with 95% CIs and
     the value chance gives, if any, as a dashed line."""
-    if _empty(metrics):
+    if not has_rows(metrics):
         return []
     rows = metrics[metrics.metric.str.startswith(prefix + "[")].copy()
     if rows.empty:
@@ -59,13 +62,13 @@ def seat_metric_chart(metrics: pd.DataFrame | None, prefix: str, stem: str | os.
     ax.set_ylabel(ylabel)
     ax.grid(axis="y", alpha=0.3)
     ax.set_title(title)
-    return _save(fig, stem)
+    return save(fig, stem)
 
 
 def length_chart(lengths: pd.DataFrame | None, stem: str | os.PathLike[str],
                  title: str = "Game length") -> list[Path]:
     """Share of games by number of hands played."""
-    if _empty(lengths) or len(lengths) < 2:
+    if not has_rows(lengths) or len(lengths) < 2:
         return []      # a fixed schedule: every game lasts as long
     total = float(lengths.games.sum())
     fig, ax = plt.subplots(figsize=(6.4, 3.4))
@@ -78,7 +81,7 @@ def length_chart(lengths: pd.DataFrame | None, stem: str | os.PathLike[str],
     ax.set_ylabel("share of games")
     ax.grid(axis="y", alpha=0.3)
     ax.set_title(title)
-    return _save(fig, stem)
+    return save(fig, stem)
 
 
 def accuracy_chart(accuracy: pd.DataFrame | None, stem: str | os.PathLike[str], players: int,
@@ -86,7 +89,7 @@ def accuracy_chart(accuracy: pd.DataFrame | None, stem: str | os.PathLike[str], 
                    ylabel: str = "share of hands bid exactly") -> list[Path]:
     """Exact-bid rate (made rate for contracts) by hand size, one line per position from the
     dealer (GameResults.accuracy(by="position")), with 95% intervals."""
-    if _empty(accuracy) or "position" not in accuracy.columns:
+    if not has_rows(accuracy) or "position" not in accuracy.columns:
         return []
     fig, ax = plt.subplots(figsize=(6.8, 3.8))
     if accuracy.hand_size.nunique() == 1:
@@ -104,27 +107,28 @@ def accuracy_chart(accuracy: pd.DataFrame | None, stem: str | os.PathLike[str], 
         ax.set_ylabel(ylabel)
         ax.grid(axis="y", alpha=0.3)
         ax.set_title(title.replace(" and hand size", ""))
-        return _save(fig, stem)
-    for pos, part in accuracy.groupby("position"):
-        part = part.sort_values("hand_size")
-        label = "dealer" if pos == players - 1 else ("dealer's left" if pos == 0 else
-                                                     f"position {pos}")
+        return save(fig, stem)
+    positions = accuracy["position"].to_numpy()
+    for position in np.unique(positions):          # the sorted groups of groupby("position")
+        part = accuracy[positions == position].sort_values("hand_size")
+        label = "dealer" if position == players - 1 else (
+            "dealer's left" if position == 0 else f"position {position}")
         ax.errorbar(part.hand_size, part.rate, yerr=[part.rate - part.lo, part.hi - part.rate],
-                    color=seat_colour(int(pos)), marker="o", markersize=3, capsize=2,
+                    color=seat_colour(int(position)), marker="o", markersize=3, capsize=2,
                     linewidth=1.2, label=label)
     ax.set_xlabel("hand size")
     ax.set_ylabel(ylabel)
     ax.legend(frameon=False, fontsize=8, ncol=2)
     ax.grid(alpha=0.3)
     ax.set_title(title)
-    return _save(fig, stem)
+    return save(fig, stem)
 
 
 def difference_chart(paired: pd.DataFrame | None, stem: str | os.PathLike[str],
                      title: str) -> list[Path]:
     """Paired differences B − A as a percentage of A, with 95% error bars; significant ones
     in vermillion."""
-    if _empty(paired):
+    if not has_rows(paired):
         return []
     rows = paired[np.isfinite(paired.a) & (paired.a.abs() > 1e-9) &
                   np.isfinite(paired.se)].copy()
@@ -148,4 +152,4 @@ def difference_chart(paired: pd.DataFrame | None, stem: str | os.PathLike[str],
     ax.set_xlabel("change B − A, % of A (95% CI; vermillion: CI excludes 0)")
     ax.grid(axis="x", alpha=0.3)
     ax.set_title(title)
-    return _save(fig, stem)
+    return save(fig, stem)

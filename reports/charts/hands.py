@@ -2,11 +2,11 @@
 <stem>.svg and returning the paths written ([] when there is nothing to draw: an empty or
 missing frame, or a chart that does not apply — e.g. best bids in a contract game).
 
-Colours are the Okabe–Ito colour-blind-safe palette and mean the same thing on every page:
-seats always have the same colour, trumps are vermillion and other cards blue, the best bid
-is orange and other bids blue, and the heat map uses cividis (readable in grey and by
-colour-blind readers). Error bars are 95% confidence intervals. Files are written to a
-temporary name and renamed into place.
+Colours come from reports.charts.style and mean the same thing on every page: seats always
+have the same colour, trumps are vermillion and other cards blue, the best bid is orange and
+other bids blue, and the heat map uses cividis (readable in grey and by colour-blind
+readers). Error bars are 95% confidence intervals. Files are written to a temporary name and
+renamed into place.
 """
 
 from __future__ import annotations
@@ -14,45 +14,31 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from pathlib import Path
+from typing import SupportsInt
 
-import matplotlib
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from matplotlib.patches import Patch
 
-matplotlib.use("Agg")
+from reports.charts.style import (
+    BEST_COLOUR,
+    ERR,
+    OTHER_COLOUR,
+    PLAIN_COLOUR,
+    THIN_GREY,
+    TRUMP_COLOUR,
+    has_rows,
+    save,
+    seat_colour,
+)
+from simulate.util.stats import Z95
 
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-from matplotlib.patches import Patch  # noqa: E402
-
-from simulate.util.files import write_atomically
-
-__all__ = ["OKABE_ITO", "SEAT_COLOURS", "TRUMP_COLOUR", "PLAIN_COLOUR", "BEST_COLOUR",
-           "seat_colour", "seat_label", "trick_distribution_chart", "best_bid_heatmap",
-           "bid_odds_chart", "card_values_chart", "seat_advantage_chart"]
-
-Z95 = 1.959963984540054
-OKABE_ITO = {"black": "#000000", "orange": "#E69F00", "sky": "#56B4E9", "green": "#009E73",
-             "yellow": "#F0E442", "blue": "#0072B2", "vermillion": "#D55E00",
-             "purple": "#CC79A7"}
-SEAT_COLOURS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442",
-                "#000000"]
-TRUMP_COLOUR = OKABE_ITO["vermillion"]
-PLAIN_COLOUR = OKABE_ITO["blue"]
-BEST_COLOUR = OKABE_ITO["orange"]
-OTHER_COLOUR = OKABE_ITO["blue"]
-THIN_GREY = "#BBBBBB"
-ERR = {"ecolor": "#333333", "capsize": 3, "error_kw": {"elinewidth": 1}}
-
-plt.rcParams.update({"font.size": 10, "axes.titlesize": 11, "axes.spines.top": False,
-                     "axes.spines.right": False, "svg.hashsalt": "bidlab",
-                     "svg.fonttype": "path"})
+__all__ = ["seat_label", "trick_distribution_chart", "best_bid_heatmap", "bid_odds_chart",
+           "pick_trump", "card_values_chart", "seat_advantage_chart"]
 
 
-def seat_colour(seat: int) -> str:
-    return SEAT_COLOURS[int(seat) % len(SEAT_COLOURS)]
-
-
-def seat_label(seat: int, players: int) -> str:
+def seat_label(seat: SupportsInt, players: int) -> str:
     """Seat 0 is the dealer's left, players-1 the dealer."""
     seat = int(seat)
     if seat == players - 1:
@@ -62,33 +48,15 @@ def seat_label(seat: int, players: int) -> str:
     return str(seat)
 
 
-def _empty(df: pd.DataFrame | None) -> bool:
-    return df is None or not isinstance(df, pd.DataFrame) or df.empty
-
-
-def _save(fig: plt.Figure, stem: str | os.PathLike[str]) -> list[Path]:
-    stem = Path(stem)
-    stem.parent.mkdir(parents=True, exist_ok=True)
-    written = []
-    try:
-        for fmt, meta in (("png", {"Software": None}), ("svg", {"Date": None})):
-            target = stem.with_name(stem.name + "." + fmt)
-            written.append(write_atomically(target, lambda tmp, fmt=fmt, meta=meta: fig.savefig(
-                tmp, format=fmt, dpi=110, bbox_inches="tight", metadata=meta)))
-    finally:
-        plt.close(fig)
-    return written
-
-
 def _players(df: pd.DataFrame, players: int | None) -> int:
-    return int(players) if players else int(df["seat"].max()) + 1
+    return int(players) if players else int(df["seat"].to_numpy().max()) + 1
 
 
 # ----- charts ------------------------------------------------------------------------------
 def trick_distribution_chart(seat_tricks: pd.DataFrame | None, stem: str | os.PathLike[str],
                              title: str = "", players: int | None = None) -> list[Path]:
     """Grouped bars of P(tricks = k) per seat (an expected_tricks_table by ["seat"])."""
-    if _empty(seat_tricks) or "seat" not in seat_tricks.columns:
+    if not has_rows(seat_tricks) or "seat" not in seat_tricks.columns:
         return []
     ks = sorted(int(c.rsplit("_", 1)[1]) for c in seat_tricks.columns
                 if c.startswith("p_tricks_"))
@@ -99,9 +67,9 @@ def trick_distribution_chart(seat_tricks: pd.DataFrame | None, stem: str | os.Pa
     width = 0.8 / max(len(seats), 1)
     fig, ax = plt.subplots(figsize=(max(6.0, 0.9 * len(ks) + 3), 3.8))
     x = np.arange(len(ks))
-    for i, row in enumerate(seat_tricks.itertuples(index=False)):
-        seat = int(row.seat)
-        vals = [getattr(row, f"p_tricks_{k}") for k in ks]
+    for i, row in enumerate(seat_tricks.to_dict("records")):
+        seat = int(row["seat"])
+        vals = [row[f"p_tricks_{k}"] for k in ks]
         ax.bar(x + (i - (len(seats) - 1) / 2) * width, vals, width,
                color=seat_colour(seat), label=f"seat {seat_label(seat, n_players)}",
                hatch="//" if seat == n_players - 1 else None, edgecolor="white", linewidth=0.5)
@@ -111,7 +79,7 @@ def trick_distribution_chart(seat_tricks: pd.DataFrame | None, stem: str | os.Pa
     ax.set_title(title or "Trick distribution by seat")
     ax.legend(frameon=False, fontsize=8, ncols=2)
     ax.grid(axis="y", alpha=0.3)
-    return _save(fig, stem)
+    return save(fig, stem)
 
 
 def best_bid_heatmap(class_table: pd.DataFrame | None, features: Sequence[str],
@@ -119,7 +87,7 @@ def best_bid_heatmap(class_table: pd.DataFrame | None, features: Sequence[str],
                      ) -> list[Path]:
     """Best bid (cell text) over two hand features; colour = its expected score; cells with
     thin data are hatched and greyed. [] for contract games (no best-bid columns)."""
-    if _empty(class_table) or len(features) != 2 or \
+    if not has_rows(class_table) or len(features) != 2 or \
             "best_bid_if_independent" not in class_table.columns or \
             any(f not in class_table.columns for f in features):
         return []
@@ -130,22 +98,22 @@ def best_bid_heatmap(class_table: pd.DataFrame | None, features: Sequence[str],
     fig, ax = plt.subplots(figsize=(max(4.5, 0.75 * len(xs) + 2.5),
                                     max(3.2, 0.55 * len(ys) + 1.6)))
     cells = {}
-    for row in class_table.itertuples(index=False):
-        i, j = ys.index(int(getattr(row, fy))), xs.index(int(getattr(row, fx)))
-        score[i, j] = row.best_bid_exp_score
+    for row in class_table.to_dict("records"):
+        i, j = ys.index(int(row[fy])), xs.index(int(row[fx]))
+        score[i, j] = row["best_bid_exp_score"]
         cells[(i, j)] = row
     cmap = plt.get_cmap("cividis" if better != "lower" else "cividis_r").with_extremes(
         bad="white")
     im = ax.imshow(np.ma.masked_invalid(score), cmap=cmap, aspect="auto", origin="lower")
     for (i, j), row in cells.items():
-        thin = bool(row.thin)
+        thin = bool(row["thin"])
         if thin:
             ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, facecolor=THIN_GREY,
                                        edgecolor="#777777", hatch="///", linewidth=0.5))
         value = score[i, j]
-        norm = im.norm(value) if np.isfinite(value) else 0.5
+        norm = float(np.asarray(im.norm(value))) if np.isfinite(value) else 0.5
         colour = "#333333" if thin else ("black" if norm > 0.55 else "white")
-        ax.text(j, i, f"{int(row.best_bid_if_independent)}" + ("*" if thin else ""),
+        ax.text(j, i, f"{int(row['best_bid_if_independent'])}" + ("*" if thin else ""),
                 ha="center", va="center", fontsize=11, fontweight="bold", color=colour)
     ax.set_xticks(range(len(xs)), [str(x) for x in xs])
     ax.set_yticks(range(len(ys)), [str(y) for y in ys])
@@ -159,14 +127,14 @@ def best_bid_heatmap(class_table: pd.DataFrame | None, features: Sequence[str],
     ax.legend(handles=[Patch(facecolor=THIN_GREY, edgecolor="#777777", hatch="///",
                              label="* thin: few hands, read with care")],
               loc="upper center", bbox_to_anchor=(0.5, -0.16), frameon=False, fontsize=8)
-    return _save(fig, stem)
+    return save(fig, stem)
 
 
 def bid_odds_chart(odds: pd.DataFrame | None, stem: str | os.PathLike[str], title: str = ""
                    ) -> list[Path]:
     """P(exact) and expected score by bid for one hand (simulate.odds.bid_odds), 95% CIs,
     the best bid in orange."""
-    if _empty(odds) or not {"bid", "p_exact", "expected_score"} <= set(odds.columns):
+    if not has_rows(odds) or not {"bid", "p_exact", "expected_score"} <= set(odds.columns):
         return []
     bids = odds["bid"].astype(int).to_numpy()
     best = odds["best"].to_numpy(bool) if "best" in odds.columns else np.zeros(len(odds), bool)
@@ -209,13 +177,13 @@ def bid_odds_chart(odds: pd.DataFrame | None, stem: str | os.PathLike[str], titl
                loc="lower center", ncols=2, frameon=False, fontsize=8,
                bbox_to_anchor=(0.5, -0.06))
     fig.tight_layout()
-    return _save(fig, stem)
+    return save(fig, stem)
 
 
 def pick_trump(card_values: pd.DataFrame) -> str | None:
     """The trump the card-value chart shows: the suit trump with the most hands (NT only if
     there is no suit trump)."""
-    if _empty(card_values):
+    if not has_rows(card_values):
         return None
     hands = card_values.groupby("trump", observed=True)["hands"].first()
     suits = hands[hands.index.astype(str) != "NT"]
@@ -229,7 +197,7 @@ def card_values_chart(card_values: pd.DataFrame | None, stem: str | os.PathLike[
                       title: str = "", trump: str | None = None, top: int = 16) -> list[Path]:
     """Top `top` cards by value (tricks the card adds) under one trump, 95% CIs; trumps in
     vermillion, other cards in blue."""
-    if _empty(card_values):
+    if not has_rows(card_values):
         return []
     trump = trump or pick_trump(card_values)
     df = card_values[card_values["trump"].astype(str) == str(trump)]
@@ -253,14 +221,14 @@ def card_values_chart(card_values: pd.DataFrame | None, stem: str | os.PathLike[
     ax.legend(handles=[Patch(color=TRUMP_COLOUR, label="trump"),
                        Patch(color=PLAIN_COLOUR, label="not trump")],
               loc="lower right", frameon=False, fontsize=8)
-    return _save(fig, stem)
+    return save(fig, stem)
 
 
 def seat_advantage_chart(seat_table: pd.DataFrame | None, stem: str | os.PathLike[str],
                          title: str = "", players: int | None = None, better: str = "higher"
                          ) -> list[Path]:
     """Mean score by seat with 95% CIs (reports.tables.seat_summary); the dealer hatched."""
-    if _empty(seat_table) or "mean_score" not in seat_table.columns:
+    if not has_rows(seat_table) or "mean_score" not in seat_table.columns:
         return []
     n_players = _players(seat_table, players)
     seats = seat_table["seat"].astype(int).to_numpy()
@@ -287,4 +255,4 @@ def seat_advantage_chart(seat_table: pd.DataFrame | None, stem: str | os.PathLik
     ax.set_ylabel("mean score per hand" + (" (lower is better)" if better == "lower" else ""))
     ax.grid(axis="y", alpha=0.3)
     ax.set_title(title or "Seat advantage: mean score by seat")
-    return _save(fig, stem)
+    return save(fig, stem)

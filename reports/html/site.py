@@ -1,6 +1,7 @@
 """Static HTML report site: an index, one page per game and a printable cheat sheet per game.
 
-build_site(games, out_dir) renders GameReport objects (filled by reports/build.py) into
+build_site(games, out_dir) renders reports.model.GameReport objects (filled by
+reports/build.py) into
 
     index.html                  all games, links, the policies, how to read the figures
     <name>.html                 a section per hand size: tables (n, CIs, thin rows marked) and
@@ -8,7 +9,11 @@ build_site(games, out_dir) renders GameReport objects (filled by reports/build.p
                                 Parquet
     <name>-cheatsheet.html      best bid by the two hand features for each hand size, one
                                 printed page
-    <name>/h<size>/*.{png,svg,csv,parquet}
+    <name>-balance.html         whole games (reports.html.balance), when the game has them
+    <name>/h<size>/*.{png,svg,csv,parquet}, <name>/balance/*
+
+The pieces of a page (shell, tables, figures, downloads, number formats) are in
+reports.html.page.
 
 Every page shows the configuration behind its figures (canonical variant string, policies,
 seed, hands). Pages use inline CSS only and load nothing from the network. Every file is
@@ -19,58 +24,37 @@ the old site or none, never half of one.
 
 from __future__ import annotations
 
-import html
-import math
 import os
-import re
 import shutil
 import tempfile
 import uuid
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import pandas as pd
 
 from reports.analysis.classes import FEATURE_HELP
 from reports.charts import hands as charts
-from simulate.util.files import write_atomically, write_table
+from reports.html.balance import balance_page
+from reports.html.page import (
+    Col,
+    Row,
+    data_table,
+    esc,
+    figure,
+    fixed_decimals,
+    grouped_int,
+    html_page,
+    interval_cell,
+    slug,
+    table_downloads,
+)
+from reports.model import GameReport, SizeReport
+from simulate.util.files import write_atomically
 
-__all__ = ["GameReport", "SizeReport", "build_site", "DEFAULT_THIN"]
+__all__ = ["build_site", "DEFAULT_THIN"]
 
 DEFAULT_THIN = 100
-
-
-@dataclass
-class SizeReport:
-    """Everything shown for one hand size of a game (see the module doc of reports.tables
-    for the columns)."""
-
-    hand_size: int
-    seat_table: pd.DataFrame             # reports.tables.seat_summary
-    seat_tricks: pd.DataFrame            # expected_tricks_table(by=["seat"])
-    class_table: pd.DataFrame            # expected_tricks_table(by=class_features)
-    class_features: list[str]            # the two features of class_table
-    card_values: pd.DataFrame            # reports.card_values.card_values
-    # simulate.odds.bid_odds for example hands (attrs "label": weak / typical / strong)
-    odds: list[pd.DataFrame] = field(default_factory=list)
-    contract: bool = False               # Hasenpfeffer: no bid / best-bid columns
-    better: str = "higher"               # "lower" where the lowest total wins
-
-
-@dataclass
-class GameReport:
-    name: str                            # file name stem, e.g. "hoffer"
-    title: str                           # "Hoffer"
-    canonical: str                       # Variant.canonical
-    players: int
-    summary: str
-    policies: dict[str, tuple[str, str]]  # {"play": (name, description), "bid": (...)}
-    seed: int
-    hands_per_size: int
-    sizes: list[SizeReport] = field(default_factory=list)
-    balance: Any = None                  # reports.balance_page.BalanceReport, if computed
 
 
 # ----- files -------------------------------------------------------------------------------
@@ -83,7 +67,7 @@ def build_site(games: Sequence[GameReport], out_dir: str | os.PathLike[str]) -> 
     error the previous out_dir, if any, is left untouched and no temporary folder remains).
     Returns the site folder."""
     games = list(games)
-    names = [_slug(g.name) for g in games]
+    names = [slug(g.name) for g in games]
     if len(set(names)) != len(names):
         raise ValueError(f"game names must be distinct: {names}")
     out = Path(out_dir).absolute()
@@ -116,44 +100,10 @@ def _swap_in(new: Path, out: Path) -> None:
 def _build_into(games: list[GameReport], root: Path) -> None:
     _write_text(root / "index.html", _index_page(games))
     for g in games:
-        _write_text(root / f"{_slug(g.name)}.html", _game_page(g, root))
-        _write_text(root / f"{_slug(g.name)}-cheatsheet.html", _cheatsheet_page(g))
+        _write_text(root / f"{slug(g.name)}.html", _game_page(g, root))
+        _write_text(root / f"{slug(g.name)}-cheatsheet.html", _cheatsheet_page(g))
         if g.balance is not None:
-            from reports.html.balance import balance_page
-
-            _write_text(root / f"{_slug(g.name)}-balance.html", balance_page(g, g.balance, root))
-
-
-# ----- formatting --------------------------------------------------------------------------
-esc = html.escape
-
-
-def _slug(name: str) -> str:
-    s = re.sub(r"[^a-z0-9_-]+", "-", str(name).strip().lower()).strip("-")
-    if not s:
-        raise ValueError(f"game name {name!r} gives an empty file name")
-    return s
-
-
-def _num(x: Any, digits: int = 3) -> str:
-    try:
-        f = float(x)
-    except (TypeError, ValueError):
-        return esc(str(x))
-    if math.isnan(f):
-        return "–"
-    return f"{f:.{digits}f}"
-
-
-def _int(x: Any) -> str:
-    try:
-        return f"{int(x):,}"
-    except (TypeError, ValueError):
-        return "–"
-
-
-def _ci(lo: Any, hi: Any, digits: int = 2) -> str:
-    return f"[{_num(lo, digits)}, {_num(hi, digits)}]"
+            _write_text(root / f"{slug(g.name)}-balance.html", balance_page(g, g.balance, root))
 
 
 def _thin_of(df: pd.DataFrame | None) -> int:
@@ -162,50 +112,6 @@ def _thin_of(df: pd.DataFrame | None) -> int:
         if isinstance(t, (int, float)) and not isinstance(t, bool):
             return int(t)
     return DEFAULT_THIN
-
-
-Col = tuple[str, str, Callable[[dict[str, Any]], str]]   # header, tooltip, cell
-
-
-def _table(df: pd.DataFrame, cols: list[Col], thin: Callable[[dict[str, Any]], bool]
-           | None = None, best: Callable[[dict[str, Any]], bool] | None = None,
-           cls: str = "") -> str:
-    head = "".join(f'<th title="{esc(tip)}">{esc(h)}</th>' for h, tip, _ in cols)
-    rows = []
-    for rec in df.to_dict("records"):
-        classes = []
-        is_thin = bool(thin and thin(rec))
-        if is_thin:
-            classes.append("thin")
-        if best and best(rec):
-            classes.append("best")
-        cells = "".join(f"<td>{fn(rec)}</td>" for _, _, fn in cols)
-        mark = '<td class="mark"><span class="badge">thin</span></td>' if is_thin else \
-            '<td class="mark"></td>'
-        attr = f' class="{" ".join(classes)}"' if classes else ""
-        rows.append(f"<tr{attr}>{cells}{mark}</tr>")
-    return (f'<div class="scroll"><table class="data {cls}"><thead><tr>{head}'
-            f'<th title="rows with too few hands are marked thin">note</th></tr></thead>'
-            f'<tbody>{"".join(rows)}</tbody></table></div>')
-
-
-def _figure(paths: list[Path], root: Path, alt: str, caption: str) -> str:
-    if not paths:
-        return ""
-    png = next(p for p in paths if p.suffix == ".png")
-    svg = next((p for p in paths if p.suffix == ".svg"), None)
-    rp = png.relative_to(root).as_posix()
-    rs = svg.relative_to(root).as_posix() if svg else rp
-    return (f'<figure><a href="{esc(rs)}"><img src="{esc(rp)}" alt="{esc(alt)}"></a>'
-            f'<figcaption>{caption} <span class="dl"><a href="{esc(rs)}">SVG</a> · '
-            f'<a href="{esc(rp)}">PNG</a></span></figcaption></figure>')
-
-
-def _downloads(df: pd.DataFrame, stem: Path, root: Path) -> str:
-    written = write_table(df, stem, ("csv", "parquet"))
-    links = " · ".join(f'<a href="{esc(p.relative_to(root).as_posix())}">'
-                       f'{p.suffix[1:].upper()}</a>' for p in written)
-    return f'<p class="dl">Full table: {links}</p>'
 
 
 def _config(g: GameReport, extra: str = "") -> str:
@@ -220,61 +126,6 @@ def _config(g: GameReport, extra: str = "") -> str:
             f'<dt>hands</dt><dd>{g.hands_per_size:,} per hand size; hand sizes {sizes}</dd>'
             f'{extra}</dl></section>')
 
-
-CSS = """
-:root { --ink:#1d232a; --muted:#5b6570; --line:#d8dde3; --bg:#fbfbfc; --accent:#0072B2;
-        --thin:#f1f1f1; --best:#fff1d6; }
-* { box-sizing: border-box; }
-body { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif;
-       color: var(--ink); background: var(--bg); margin: 0; }
-main { max-width: 1240px; margin: 0 auto; padding: 1.2rem 1.2rem 3rem; }
-header.top { background: #15324a; color: #fff; padding: .8rem 1.6rem; }
-header.top a { color: #cfe6ff; margin-right: 1rem; }
-h1 { font-size: 1.7rem; margin: .6rem 0 .2rem; }
-h2 { font-size: 1.3rem; margin: 2rem 0 .6rem; border-bottom: 2px solid var(--line);
-     padding-bottom: .2rem; }
-h3 { font-size: 1.05rem; margin: 1.4rem 0 .4rem; }
-a { color: var(--accent); }
-p.lead { color: var(--muted); margin-top: 0; }
-code { font: 12.5px/1.4 ui-monospace, "DejaVu Sans Mono", monospace; background: #eef1f4;
-       padding: 1px 4px; border-radius: 3px; word-break: break-all; }
-.config { background: #fff; border: 1px solid var(--line); border-radius: 6px;
-          padding: .2rem 1rem .6rem; margin: 1rem 0; }
-.config h2 { font-size: 1rem; border: 0; margin: .6rem 0 .3rem; }
-.config dl { display: grid; grid-template-columns: 9rem 1fr; gap: .15rem .8rem; margin: 0;
-             font-size: 13.5px; }
-.config dt { color: var(--muted); }
-.config dd { margin: 0; }
-nav.sizes a { display: inline-block; margin: 0 .4rem .3rem 0; padding: .1rem .55rem;
-              border: 1px solid var(--line); border-radius: 4px; background: #fff;
-              text-decoration: none; }
-section.size { background: #fff; border: 1px solid var(--line); border-radius: 6px;
-               padding: 0 1rem 1rem; margin: 1.6rem 0; }
-.scroll { overflow-x: auto; }
-table.data { border-collapse: collapse; font-size: 12.5px; margin: .4rem 0;
-             font-variant-numeric: tabular-nums; }
-table.data th, table.data td { border-bottom: 1px solid var(--line); padding: .2rem .42rem;
-                               text-align: right; white-space: nowrap; }
-table.data th { background: #eef1f4; position: sticky; top: 0; cursor: help; }
-table.data td:first-child, table.data th:first-child { text-align: left; }
-tr.thin td { background: var(--thin); color: #7a828a; font-style: italic; }
-tr.best td { background: var(--best); font-weight: 600; }
-td.mark { text-align: left !important; }
-.badge { display: inline-block; font-size: 11px; font-style: normal; padding: 0 .35rem;
-         border-radius: 3px; background: #7a828a; color: #fff; }
-figure { margin: .8rem 0; }
-figure img { max-width: 100%; height: auto; border: 1px solid var(--line); background: #fff; }
-figcaption { font-size: 13px; color: var(--muted); }
-.dl { font-size: 13px; color: var(--muted); }
-.note { font-size: 13px; color: var(--muted); }
-.grid2 { display: grid; grid-template-columns: repeat(auto-fit, minmax(460px, 1fr));
-         gap: 1rem 1.6rem; align-items: start; }
-.games { display: grid; grid-template-columns: repeat(auto-fit, minmax(340px, 1fr)); gap: 1rem; }
-.game { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: .2rem 1rem 1rem; }
-.game h2 { border: 0; margin-top: .8rem; }
-dl.help dt { font-weight: 600; margin-top: .6rem; }
-dl.help dd { margin-left: 1.2rem; }
-"""
 
 CHEAT_CSS = """
 body { font-size: 13px; }
@@ -304,14 +155,6 @@ table.cheat td.none { color: #bbb; }
   a { color: inherit; text-decoration: none; }
 }
 """
-
-
-def _page(title: str, body: str, extra_css: str = "") -> str:
-    return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-            f'<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f'<title>{esc(title)}</title><style>{CSS}{extra_css}</style></head><body>'
-            f'<header class="top"><a href="index.html">bidlab report</a></header>'
-            f'<main>{body}</main></body></html>\n')
 
 
 # ----- index -------------------------------------------------------------------------------
@@ -358,7 +201,7 @@ def _index_page(games: list[GameReport]) -> str:
     cards = []
     policies: dict[tuple[str, str], str] = {}
     for g in games:
-        s = _slug(g.name)
+        s = slug(g.name)
         for kind in ("play", "bid"):
             if kind in g.policies:
                 name, desc = g.policies[kind]
@@ -387,29 +230,35 @@ def _index_page(games: list[GameReport]) -> str:
             f'<h2>Policies</h2><dl class="help">{pol}</dl>'
             f'<h2 id="how-to-read">How to read the figures</h2>'
             f'{HOW_TO_READ.format(thin=thin)}')
-    return _page("bidlab report", body)
+    return html_page("bidlab report", body)
 
 
 # ----- game page ---------------------------------------------------------------------------
+def _fixed_cell(column: str, digits: int) -> Callable[[Row], str]:
+    """A cell showing row[column] with `digits` decimals (a closure, so each column of a
+    loop keeps its own name)."""
+    return lambda r: fixed_decimals(r[column], digits)
+
+
 def _seat_cols(df: pd.DataFrame, players: int) -> list[Col]:
     cols: list[Col] = [("seat", "0 = dealer's left, last = dealer",
                         lambda r: esc(charts.seat_label(r["seat"], players))),
-                       ("n", "rows (hands) for this seat", lambda r: _int(r["n"]))]
+                       ("n", "rows (hands) for this seat", lambda r: grouped_int(r["n"]))]
     if "mean_bid" in df.columns:
-        cols.append(("mean bid", "mean bid the policy made", lambda r: _num(r["mean_bid"], 2)))
-    cols.append(("mean tricks", "observed mean tricks", lambda r: _num(r["mean_tricks"], 2)))
+        cols.append(("mean bid", "mean bid the policy made", lambda r: fixed_decimals(r["mean_bid"], 2)))
+    cols.append(("mean tricks", "observed mean tricks", lambda r: fixed_decimals(r["mean_tricks"], 2)))
     if "p_exact" in df.columns:
-        cols.append(("P(exact)", "share of hands bid exactly", lambda r: _num(r["p_exact"])))
+        cols.append(("P(exact)", "share of hands bid exactly", lambda r: fixed_decimals(r["p_exact"])))
     if "mean_score" in df.columns:
-        cols.append(("mean score", "observed mean score", lambda r: _num(r["mean_score"], 2)))
+        cols.append(("mean score", "observed mean score", lambda r: fixed_decimals(r["mean_score"], 2)))
         cols.append(("95% CI", "confidence interval of the mean score",
-                     lambda r: _ci(r.get("mean_score_ci_low"), r.get("mean_score_ci_high"))))
+                     lambda r: interval_cell(r.get("mean_score_ci_low"), r.get("mean_score_ci_high"))))
     for c, h, tip in (("p_maker", "P(maker)", "share of hands this seat won the auction"),
                       ("p_contract_made_as_maker", "made as maker",
                        "share of its maker hands whose contract was made"),
                       ("mean_score_as_maker", "score as maker", "mean score as maker")):
         if c in df.columns:
-            cols.append((h, tip, lambda r, c=c: _num(r[c], 3)))
+            cols.append((h, tip, _fixed_cell(c, 3)))
     return cols
 
 
@@ -417,12 +266,12 @@ def _tricks_cols(df: pd.DataFrame, first: list[Col], dist: bool = True,
                  policy: bool = True) -> list[Col]:
     ks = sorted(int(c.rsplit("_", 1)[1]) for c in df.columns if c.startswith("p_tricks_")) \
         if dist else []
-    cols = first + [("n", "rows in the group", lambda r: _int(r["n"]))]
+    cols = first + [("n", "rows in the group", lambda r: grouped_int(r["n"]))]
     cols += [(f"P({k})", f"share that took exactly {k} tricks",
-              lambda r, k=k: _num(r[f"p_tricks_{k}"])) for k in ks]
-    cols += [("mean tricks", "observed mean tricks", lambda r: _num(r["mean_tricks"], 2)),
+              lambda r, k=k: fixed_decimals(r[f"p_tricks_{k}"])) for k in ks]
+    cols += [("mean tricks", "observed mean tricks", lambda r: fixed_decimals(r["mean_tricks"], 2)),
              ("95% CI", "confidence interval of the mean tricks",
-              lambda r: _ci(r["mean_tricks_ci_low"], r["mean_tricks_ci_high"]))]
+              lambda r: interval_cell(r["mean_tricks_ci_low"], r["mean_tricks_ci_high"]))]
     return cols + _policy_cols(df, policy)
 
 
@@ -430,23 +279,23 @@ def _policy_cols(df: pd.DataFrame, policy: bool = True) -> list[Col]:
     cols: list[Col] = []
     if policy and "policy_mean_bid" in df.columns:
         cols.append(("policy bid", "mean bid the policy made",
-                     lambda r: _num(r["policy_mean_bid"], 2)))
+                     lambda r: fixed_decimals(r["policy_mean_bid"], 2)))
     if policy and "policy_mean_score" in df.columns:
         cols.append(("policy score", "observed mean score with the policy's bids",
-                     lambda r: _num(r["policy_mean_score"], 2)))
+                     lambda r: fixed_decimals(r["policy_mean_score"], 2)))
     if policy and "policy_p_exact" in df.columns:
         cols.append(("policy P(exact)", "observed share bid exactly",
-                     lambda r: _num(r["policy_p_exact"])))
+                     lambda r: fixed_decimals(r["policy_p_exact"])))
     if "p_maker" in df.columns:
         cols.append(("P(maker)", "share of rows that won the auction",
-                     lambda r: _num(r["p_maker"])))
+                     lambda r: fixed_decimals(r["p_maker"])))
     if "best_bid_if_independent" in df.columns:
         cols += [("best bid", "best bid if tricks did not depend on the bid (counterfactual)",
-                  lambda r: _int(r["best_bid_if_independent"])),
+                  lambda r: grouped_int(r["best_bid_if_independent"])),
                  ("its exp. score", "expected score of the best bid (counterfactual)",
-                  lambda r: _num(r["best_bid_exp_score"], 2)),
+                  lambda r: fixed_decimals(r["best_bid_exp_score"], 2)),
                  ("its P(exact)", "P(tricks = best bid)",
-                  lambda r: _num(r["best_bid_p_exact"]))]
+                  lambda r: fixed_decimals(r["best_bid_p_exact"]))]
     return cols
 
 
@@ -470,7 +319,7 @@ def _one_odds(g: GameReport, r: SizeReport, odds: pd.DataFrame, d: Path, root: P
     label = str(a.get("label", "example"))
     auction = bool(a.get("auction"))
     stem = d / f"bid-odds-{label}"
-    fig = _figure(charts.bid_odds_chart(odds, stem,
+    fig = figure(charts.bid_odds_chart(odds, stem,
                                         title=f"{g.title}, {r.hand_size} cards, {label} hand: "
                                               f"{a.get('hand', '?')}"),
                   root, f"bid odds for the {label} hand",
@@ -480,32 +329,32 @@ def _one_odds(g: GameReport, r: SizeReport, odds: pd.DataFrame, d: Path, root: P
     cols: list[Col] = [
         ("contract" if auction else "bid", "the contract this seat plays" if auction else
          "the bid this seat makes",
-         lambda x: (str(x["contract"]) if auction else _int(x["bid"]))
+         lambda x: (str(x["contract"]) if auction else grouped_int(x["bid"]))
          + (" ★" if x.get("best") else "") + (" ·" if x.get("stopped_early") else "")),
-        ("n", "deals on which this bid was played and legal", lambda x: _int(x["n"])),
+        ("n", "deals on which this bid was played and legal", lambda x: grouped_int(x["n"])),
         (exact, "share of deals where the contract was made" if auction else
-         "share of deals where the bid was made exactly", lambda x: _num(x["p_exact"])),
-        ("exp. score", "mean score with this bid", lambda x: _num(x["expected_score"], 2)),
+         "share of deals where the bid was made exactly", lambda x: fixed_decimals(x["p_exact"])),
+        ("exp. score", "mean score with this bid", lambda x: fixed_decimals(x["expected_score"], 2)),
         ("95% CI", "confidence interval of the expected score",
-         lambda x: _ci(x["ci_low"], x["ci_high"])),
+         lambda x: interval_cell(x["ci_low"], x["ci_high"])),
         ("mean tricks", "mean tricks taken (the side's, in a contract)",
-         lambda x: _num(x["mean_tricks"], 2))]
-    table = _table(odds, cols, thin=lambda x: x["n"] < thin, best=lambda x: bool(x.get("best")))
+         lambda x: fixed_decimals(x["mean_tricks"], 2))]
+    table = data_table(odds, cols, thin=lambda x: x["n"] < thin, best=lambda x: bool(x.get("best")))
     stopped = ("; · = stopped early: clearly worse than the best on the same deals (paired "
                "99.9% interval), so played on fewer deals"
                if "stopped_early" in odds.columns and odds.stopped_early.any() else "")
     setup = (f'<h4>{esc(label.capitalize())} hand: <b>{esc(str(a.get("hand", "?")))}</b></h4>'
              f'<p class="note">Seat {esc(str(a.get("seat", "?")))} (0 = dealer\'s left), trump '
              f'{esc(str(a.get("trump") or "chosen by the rules"))}; '
-             f'{_int(a.get("samples"))} deals, seed {esc(str(a.get("seed", "?")))}; others play '
+             f'{grouped_int(a.get("samples"))} deals, seed {esc(str(a.get("seed", "?")))}; others play '
              f'{esc(str(a.get("play", "?")))} and bid {esc(str(a.get("bid", "?")))}{stopped}.</p>')
-    return f"{setup}{fig}{table}{_downloads(odds, stem, root)}"
+    return f"{setup}{fig}{table}{table_downloads(odds, stem, root)}"
 
 
 
 def _size_section(g: GameReport, r: SizeReport, root: Path) -> str:
     h = r.hand_size
-    d = root / _slug(g.name) / f"h{h}"
+    d = root / slug(g.name) / f"h{h}"
     d.mkdir(parents=True, exist_ok=True)
     thin = _thin_of(r.class_table if r.class_table is not None else r.seat_tricks)
     name = f"{g.title}, {h} card{'s' if h != 1 else ''}"
@@ -519,29 +368,29 @@ def _size_section(g: GameReport, r: SizeReport, root: Path) -> str:
     # seats
     parts.append("<h3>Seat advantage</h3>")
     if r.seat_table is not None and not r.seat_table.empty:
-        fig = _figure(charts.seat_advantage_chart(r.seat_table, d / "seat-advantage",
+        fig = figure(charts.seat_advantage_chart(r.seat_table, d / "seat-advantage",
                                                   title=f"{name}: mean score by seat",
                                                   players=g.players, better=r.better),
                       root, "mean score by seat", "Mean score by seat, 95% intervals; the "
                       "dealer hatched.")
-        tbl = _table(r.seat_table, _seat_cols(r.seat_table, g.players),
+        tbl = data_table(r.seat_table, _seat_cols(r.seat_table, g.players),
                      thin=lambda x: x["n"] < thin)
-        parts.append(f'{fig}{tbl}{_downloads(r.seat_table, d / "seat-summary", root)}')
+        parts.append(f'{fig}{tbl}{table_downloads(r.seat_table, d / "seat-summary", root)}')
     else:
         parts.append('<p class="note">No seat data.</p>')
 
     # trick distribution
     parts.append("<h3>Trick distribution by seat</h3>")
     if r.seat_tricks is not None and not r.seat_tricks.empty:
-        fig = _figure(charts.trick_distribution_chart(r.seat_tricks, d / "trick-distribution",
+        fig = figure(charts.trick_distribution_chart(r.seat_tricks, d / "trick-distribution",
                                                       title=f"{name}: tricks taken by seat",
                                                       players=g.players),
                       root, "trick distribution by seat", "Share of hands taking k tricks.")
         first: list[Col] = [("seat", "0 = dealer's left",
                              lambda x: esc(charts.seat_label(x["seat"], g.players)))]
-        tbl = _table(r.seat_tricks, _tricks_cols(r.seat_tricks, first, policy=False),
+        tbl = data_table(r.seat_tricks, _tricks_cols(r.seat_tricks, first, policy=False),
                      thin=lambda x: bool(x["thin"]))
-        parts.append(f"{fig}{tbl}{_downloads(r.seat_tricks, d / 'seat-tricks', root)}")
+        parts.append(f"{fig}{tbl}{table_downloads(r.seat_tricks, d / 'seat-tricks', root)}")
 
     # hand classes
     f1, f2 = (list(r.class_features) + ["?", "?"])[:2]
@@ -550,17 +399,17 @@ def _size_section(g: GameReport, r: SizeReport, root: Path) -> str:
     helps = "; ".join(f"<b>{esc(f)}</b>: {esc(FEATURE_HELP.get(f, ''))}" for f in (f1, f2))
     parts.append(f'<p class="note">{helps}.</p>')
     if r.class_table is not None and not r.class_table.empty:
-        fig = _figure(charts.best_bid_heatmap(r.class_table, [f1, f2], d / "best-bid",
+        fig = figure(charts.best_bid_heatmap(r.class_table, [f1, f2], d / "best-bid",
                                               title=f"{name}: best bid by {f1} and {f2}",
                                               better=r.better),
                       root, "best bid heat map", "Best bid if tricks did not depend on the "
                       "bid (cell); colour: its expected score; * hatched = thin.")
-        first = [(f1, FEATURE_HELP.get(f1, ""), lambda x: _int(x[f1])),
-                 (f2, FEATURE_HELP.get(f2, ""), lambda x: _int(x[f2]))]
-        tbl = _table(r.class_table, _tricks_cols(r.class_table, first, dist=False),
+        first = [(f1, FEATURE_HELP.get(f1, ""), lambda x: grouped_int(x[f1])),
+                 (f2, FEATURE_HELP.get(f2, ""), lambda x: grouped_int(x[f2]))]
+        tbl = data_table(r.class_table, _tricks_cols(r.class_table, first, dist=False),
                      thin=lambda x: bool(x["thin"]))
         parts.append(f'{fig}{tbl}<p class="note">P(tricks = k) for every class is in the full '
-                     f"table.</p>{_downloads(r.class_table, d / 'hand-classes', root)}")
+                     f"table.</p>{table_downloads(r.class_table, d / 'hand-classes', root)}")
 
     # example hands
     parts.append(_odds_section(g, r, d, root, thin))
@@ -570,7 +419,7 @@ def _size_section(g: GameReport, r: SizeReport, root: Path) -> str:
     cv = r.card_values
     if cv is not None and not cv.empty:
         trump = charts.pick_trump(cv)
-        fig = _figure(charts.card_values_chart(cv, d / "card-values", trump=trump,
+        fig = figure(charts.card_values_chart(cv, d / "card-values", trump=trump,
                                                title=f"{name}: card values, trump {trump}"),
                       root, "card values", f"Tricks each card adds under trump {trump}, top "
                       "16, 95% intervals; trumps vermillion.")
@@ -579,14 +428,14 @@ def _size_section(g: GameReport, r: SizeReport, root: Path) -> str:
             ("card", "card", lambda x: esc(str(x["card"]))),
             ("trump?", "the card is a trump under this trump", lambda x: "yes"
              if x["is_trump"] else ""),
-            ("value", "tricks the card adds", lambda x: _num(x["value"])),
-            ("95% CI", "confidence interval of the value", lambda x: _ci(x["ci_low"],
+            ("value", "tricks the card adds", lambda x: fixed_decimals(x["value"])),
+            ("95% CI", "confidence interval of the value", lambda x: interval_cell(x["ci_low"],
                                                                         x["ci_high"], 3)),
-            ("n held", "hands that held the card", lambda x: _int(x["held"]))]
-        tbl = _table(shown, cols, thin=lambda x: x["held"] < thin)
+            ("n held", "hands that held the card", lambda x: grouped_int(x["held"]))]
+        tbl = data_table(shown, cols, thin=lambda x: x["held"] < thin)
         parts.append(f'<div class="grid2"><div>{fig}</div><div><p class="note">Trump {trump}, '
-                     f'{_int(shown["hands"].iloc[0])} hands; all trumps in the full table.</p>'
-                     f'{tbl}{_downloads(cv, d / "card-values", root)}</div></div>')
+                     f'{grouped_int(shown["hands"].iloc[0])} hands; all trumps in the full table.</p>'
+                     f'{tbl}{table_downloads(cv, d / "card-values", root)}</div></div>')
     else:
         parts.append('<p class="note">No card values.</p>')
     parts.append("</section>")
@@ -594,7 +443,7 @@ def _size_section(g: GameReport, r: SizeReport, root: Path) -> str:
 
 
 def _game_page(g: GameReport, root: Path) -> str:
-    s = _slug(g.name)
+    s = slug(g.name)
     nav = " ".join(f'<a href="#h{r.hand_size}">{r.hand_size} cards</a>' for r in g.sizes)
     thin = _thin_of(g.sizes[0].class_table) if g.sizes else DEFAULT_THIN
     extra = (f"<dt>thin</dt><dd>groups with n &lt; {thin} are marked thin</dd>"
@@ -606,7 +455,7 @@ def _game_page(g: GameReport, root: Path) -> str:
             f'<a href="index.html#how-to-read">How to read the figures</a></p>'
             f"{_config(g, extra)}<nav class=\"sizes\">Hand sizes: {nav}</nav>"
             + "".join(_size_section(g, r, root) for r in g.sizes))
-    return _page(f"{g.title} — bidlab report", body)
+    return html_page(f"{g.title} — bidlab report", body)
 
 
 # ----- cheat sheet -------------------------------------------------------------------------
@@ -630,7 +479,8 @@ def _cheat_grid(r: SizeReport) -> str:
             if row is None:
                 tds.append('<td class="none">·</td>')
                 continue
-            v = _int(row[value_col]) if value_col != "mean_tricks" else _num(row[value_col], 1)
+            v = grouped_int(row[value_col]) if value_col != "mean_tricks" \
+                else fixed_decimals(row[value_col], 1)
             if row["thin"]:
                 tds.append(f'<td class="thin" title="n = {int(row["n"])}, thin">{v}*</td>')
             else:
@@ -657,6 +507,6 @@ def _cheatsheet_page(g: GameReport) -> str:
             f"* grey = thin (n &lt; {thin}), read with care; · = never seen.{lower} "
             f"{feat_help}.</p>"
             f'<div class="sheets">{sheets}</div>{_config(g)}'
-            f'<p class="noprint"><a href="{_slug(g.name)}.html">Full report</a> · '
+            f'<p class="noprint"><a href="{slug(g.name)}.html">Full report</a> · '
             f'<a href="index.html">All games</a></p>')
-    return _page(f"{g.title} — cheat sheet", body, CHEAT_CSS)
+    return html_page(f"{g.title} — cheat sheet", body, CHEAT_CSS)
