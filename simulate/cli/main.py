@@ -138,7 +138,7 @@ def _parse_fixed(items: Iterable[str]) -> dict[int, str]:
 RESUME_FIELDS = {"hand_size": "--hand-size", "hands": "--hands", "seed": "--seed",
                  "play": "--play", "bid": "--bid", "trump": "--trump", "fixed": "--fixed",
                  "round_index": "--round", "chunk_size": "--chunk-size"}
-DEFAULT_CHUNK = 1 << 16      # = simulate.run.DEFAULT_CHUNK, without importing numba here
+DEFAULT_CHUNK = 1 << 16      # = simulate.hands.chunks.DEFAULT_CHUNK, without importing numba here
 
 
 def _given(ctx: click.Context) -> set[str]:
@@ -155,9 +155,9 @@ def _show_policy(names: Sequence[str]) -> str:
 def _resume_spec(ctx: click.Context, folder: str, out: str | None) -> tuple[Any, Any, Any]:
     """(RunDir, JobSpec, out file) of `--resume DIR`; options given on the command line must
     agree with the run's manifest (one line naming every contradiction, exit 2)."""
-    from simulate.hands.simulate import make_job
-    from simulate.runner.backends import JobSpec
-    from simulate.runner.rundir import RunDir, spec_from_manifest
+    from simulate.hands.job import make_job
+    from simulate.hands.tasks import JobSpec, spec_from_manifest
+    from simulate.runner.rundir import RunDir
 
     rd = RunDir(folder)
     manifest = rd.read_manifest()
@@ -268,8 +268,9 @@ def simulate(ctx: click.Context, variant: str | None, players: int | None,
                                "--scheduler tcp://HOST:PORT)")
     if dask_mode is not None and scheduler is not None:
         raise BidlabInputError("give --dask local or --scheduler ADDR, not both")
-    from simulate.hands.simulate import positive_int, simulate_hands
+    from simulate.hands.simulate import simulate_hands
     from simulate.runner.rundir import RunDir, RunInterrupted, stop_on_signals
+    from simulate.util.checks import positive_int
 
     chunk_size = positive_int(chunk_size, "--chunk-size")
     if resume is not None:

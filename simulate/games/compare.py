@@ -28,8 +28,9 @@ from simulate.games.simulate import (
     parse_policies,
 )
 from simulate.games.tasks import GameSpec, GameTask, run_task, union_defs
-from simulate.hands.simulate import chunks, positive_int
 from simulate.rules.variant import Variant
+from simulate.runner.plan import chunks
+from simulate.util.checks import positive_int
 
 STRONG = "precision+table"
 WEAK = "greedy+heuristic"

@@ -17,14 +17,16 @@ import pandas as pd
 
 from simulate.errors import BidlabInputError
 from simulate.hands.results import hand_record
-from simulate.hands.simulate import _progress_bar, check_seed, chunks, positive_int
 from simulate.kernel import game as K
 from simulate.kernel.hand import H_SIZE, S_SIZE, make_scratch, max_decisions
 from simulate.reference.engine import GameRecord, HandRecord, replay_game
 from simulate.rules.variant import Variant
+from simulate.runner.plan import chunks
 from simulate.tables import layout as L
 from simulate.tables import policies as pol
 from simulate.tables.compile import RuleTables, compile_tables
+from simulate.util.checks import check_seed, positive_int
+from simulate.util.progress import new_bar
 
 GAME_CHUNK = 2048
 MAX_HANDS = 10_000            # the reference engine's safety cap for target games
@@ -249,7 +251,7 @@ def make_game_job(v: Variant, games: int, seed: int, policies: str | Sequence[st
     play_ids = np.array(pol.resolve("play", plays, v.players), np.int64)
     bid_ids = np.array(pol.resolve("bid", bids, v.players), np.int64)
     if any(b >= L.BID_HEURISTIC for b in bid_ids):
-        from simulate.hands.calibrate import calibrate_card_rates
+        from simulate.hands.job import card_rates as calibrate_card_rates
 
         sizes = set(v.schedule)
         if v.rule("end.tiebreak", "none") == "river":
@@ -288,7 +290,7 @@ def _sub_tables(v: Variant, tables: RuleTables, bid_ids: np.ndarray
     SP = np.stack([compile_tables(subs[k]).P if k in subs else tables.P
                    for k in range(MAX_PLAYERS + 1)])
     if any(b >= L.BID_HEURISTIC for b in bid_ids):
-        from simulate.hands.calibrate import calibrate_card_rates
+        from simulate.hands.job import card_rates as calibrate_card_rates
 
         for sub in subs.values():
             for h in range(1, max(v.schedule) + 1):
@@ -356,10 +358,7 @@ def simulate_games(v: Variant, games: int, seed: int = 0,
 
 
 def _progress_bar_games(total: int, enabled: bool) -> Any:
-    bar = _progress_bar(total, enabled)
-    if bar is not None:
-        bar.unit = "game"
-    return bar
+    return new_bar(total, unit="game") if enabled else None
 
 
 class GameResults:

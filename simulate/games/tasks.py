@@ -16,7 +16,7 @@ import numpy as np
 
 from simulate.games.simulate import GameJob, make_game_job
 from simulate.kernel import game as K
-from simulate.runner.backends import BuiltOnce, VariantSpec, check_digest, digest_arrays
+from simulate.runner.specs import BuiltOnce, VariantSpec, check_digest, digest_arrays
 
 
 @dataclass(frozen=True)
@@ -157,10 +157,11 @@ def run_task(task: GameTask, backend: Any, workers: int | None, take: Any,
              tick: Any = None) -> None:
     """Every chunk of `task`, handed to take(result) in chunk order: on `backend` (a
     simulate.backends backend, e.g. dask) or on local threads."""
-    from simulate.hands.simulate import _workers, run_local
+    from simulate.runner.backends import run_local
+    from simulate.util.checks import worker_count
 
     if backend is None:
-        run_local(task.n_chunks, task, _workers(workers), tick, reduce=take)
+        run_local(task.n_chunks, task, worker_count(workers), tick, reduce=take)
         return
 
     def taken(i: int, result: Any) -> None:
