@@ -48,10 +48,12 @@ class _Accumulators:
         self.seen = np.zeros(2, np.int64)
 
     def parts(self) -> tuple[np.ndarray, ...]:
+        """The arrays in the kernel's argument order."""
         return (self.counts, self.sums, self.squares, self.npair, self.dsum, self.dsq,
                 self.seen)
 
     def add(self, other: _Accumulators) -> None:
+        """Add another chunk's sums into these."""
         for total, piece in zip(self.parts(), other.parts(), strict=True):
             total += piece
 

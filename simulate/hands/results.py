@@ -52,6 +52,7 @@ class HandConfig:
     constrained: bool = False
 
     def to_dict(self) -> dict[str, Any]:
+        """The configuration as plain values."""
         return asdict(self)
 
 
@@ -134,7 +135,7 @@ class HandResults:
             "seat": np.tile(np.arange(n, dtype=np.int8), hands),
             "mask": masks,
             "trump": pd.Categorical.from_codes(np.repeat(hand_out[:, H_TRUMP], n),
-                                               categories=list(TRUMP_NAMES)),
+                                               categories=pd.Index(list(TRUMP_NAMES))),
             "bid": seat_out[:, :, S_BID].reshape(-1).astype(np.int16),
             "tricks": seat_out[:, :, S_TRICKS].reshape(-1).astype(np.int16),
             "score": seat_out[:, :, S_SCORE].reshape(-1).astype(np.int32),

@@ -60,7 +60,7 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -279,6 +279,7 @@ class TournamentResult:
     per_deal: dict[int, pd.DataFrame] = field(default_factory=dict, repr=False)
 
     def format(self) -> str:
+        """The text `bidlab tournament` prints."""
         c = self.config
         sizes = c["hand_sizes"]
         if len(sizes) == 1:
@@ -312,11 +313,13 @@ class TournamentResult:
                      f"{rate + ' rate':>10}  95% CI")
         for row in self.table.itertuples():
             ci = f"[{row.ci_low:.3f}, {row.ci_high:.3f}]"
-            if math.isnan(row.exact_rate):
+            # itertuples fields are typed as any pandas scalar; these columns hold floats
+            exact, low, high = (cast(float, row.exact_rate), cast(float, row.exact_ci_low),
+                                cast(float, row.exact_ci_high))
+            if math.isnan(exact):
                 ex = f"{'n/a':>10}"
             else:
-                ex = (f"{100 * row.exact_rate:9.2f}%  [{100 * row.exact_ci_low:.2f}%, "
-                      f"{100 * row.exact_ci_high:.2f}%]")
+                ex = f"{100 * exact:9.2f}%  [{100 * low:.2f}%, {100 * high:.2f}%]"
             lines.append(f"{row.entrant:<{w}}  {row.mean_score:10.3f}  {ci:<19}  {ex}")
         if c["contract"]:
             lines.append("  made rate: share of the entrant's contracts (as maker) its side made")

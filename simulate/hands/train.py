@@ -127,6 +127,7 @@ def train_hand_size(v: Variant, h: int, deals: int, seed: int, max_iter: int,
                     cls, held = _classes(v, tables, h, mask_out[:, s], hand_out[:, H_TRUMP])
                     prev = np.minimum(seat_out[:, earlier, S_BID].sum(axis=1), prev_cap) \
                         if earlier else np.zeros(deals, np.int64)
+            assert cls is not None and held is not None and prev is not None
             keys = np.stack([cls, held, prev], axis=1)
             uniq, inverse = np.unique(keys, axis=0, return_inverse=True)
             for g, (k, t, p) in enumerate(uniq):

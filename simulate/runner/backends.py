@@ -33,18 +33,28 @@ class Task(Protocol):
     def __call__(self, i: int) -> Any: ...
 
     @property
-    def portable(self) -> bool: ...
+    def portable(self) -> bool:
+        """Whether the task pickles as a description a worker process can rebuild."""
+        ...
 
-    def portable_copy(self) -> Task: ...
+    def portable_copy(self) -> Task:
+        """The task as it should travel: the description only, nothing the client built."""
+        ...
 
 
 class Backend(Protocol):
     """Runs chunks of a task and hands each result over (see the module notes)."""
 
     def run(self, task: Task, indices: Sequence[int], take: Take, *,
-            ordered: bool = True, stop: threading.Event | None = None) -> int: ...
+            ordered: bool = True, stop: threading.Event | None = None) -> int:
+        """Run task(i) for each index, handing results to take(i, result) (in the order of
+        `indices` when ordered); stop submitting once `stop` is set. Returns how many
+        results were handed over."""
+        ...
 
-    def close(self) -> None: ...
+    def close(self) -> None:
+        """Release the backend's workers."""
+        ...
 
 
 def _drive(submit: Callable[[int], Any], wait_first: Callable[[list[Any]], set[Any]],
@@ -197,7 +207,7 @@ class DaskBackend:
                 try:
                     done = distributed.wait(futs, timeout=POLL_SECONDS,
                                             return_when="FIRST_COMPLETED").done
-                except (TimeoutError, distributed.TimeoutError):  # type: ignore[attr-defined]
+                except (TimeoutError, distributed.TimeoutError):
                     continue
                 if done:
                     return set(done)

@@ -58,6 +58,7 @@ class RunInterrupted(Exception):
 
     @property
     def exit_status(self) -> int:
+        """The process exit status for the signal that stopped the run (128 + signal)."""
         return 128 + (self.signum or signal.SIGINT)
 
 
@@ -76,14 +77,22 @@ class RunTask(Task, Protocol):
     and the rules file to store beside the manifest (None for a shipped game)."""
 
     @property
-    def n_chunks(self) -> int: ...
+    def n_chunks(self) -> int:
+        """How many chunks the run has."""
+        ...
 
     @property
-    def variant_toml(self) -> bytes | None: ...
+    def variant_toml(self) -> bytes | None:
+        """The rules file to store beside the manifest, or None for a shipped game."""
+        ...
 
-    def run_config(self) -> dict[str, Any]: ...
+    def run_config(self) -> dict[str, Any]:
+        """Everything that changes the numbers, as JSON values."""
+        ...
 
-    def expected_shapes(self, i: int) -> Shapes: ...
+    def expected_shapes(self, i: int) -> Shapes:
+        """(shape, dtype) of each array chunk i holds."""
+        ...
 
 
 def task_config(task: RunTask) -> dict[str, Any]:
@@ -115,6 +124,7 @@ class StopFlag:
         self.signum: int | None = None
 
     def set(self, signum: int) -> None:
+        """Remember the signal and raise the flag."""
         self.signum = signum
         self.event.set()
 
