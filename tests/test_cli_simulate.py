@@ -56,11 +56,3 @@ def test_simulate_bad_input(args: list[str], needle: str, capsys: pytest.Capture
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("bidlab: error:") and needle in err[0]
     assert list(tmp_path.iterdir()) == []
-
-
-def test_cli_default_chunk_is_the_engine_default() -> None:
-    """The CLI repeats the chunk size (to show it without importing numba): keep them equal."""
-    from simulate.cli.hands import DEFAULT_CHUNK
-    from simulate.hands.simulate import DEFAULT_CHUNK as ENGINE_DEFAULT
-
-    assert DEFAULT_CHUNK == ENGINE_DEFAULT

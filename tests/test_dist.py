@@ -14,16 +14,12 @@ from _support import load
 
 import simulate as sim
 from simulate.cli.main import main
-from simulate.hands.simulate import make_job, records_arrays, summary_arrays
+from simulate.hands.job import make_job
+from simulate.hands.simulate import records_arrays, summary_arrays
+from simulate.hands.tasks import ChunkTask, JobSpec, tables_digest
 from simulate.rules.load import VARIANTS_DIR
-from simulate.runner.backends import (
-    DaskBackend,
-    JobSpec,
-    LocalBackend,
-    VariantSpec,
-    make_backend,
-    tables_digest,
-)
+from simulate.runner.backends import DaskBackend, LocalBackend, make_backend
+from simulate.runner.specs import VariantSpec
 
 distributed = pytest.importorskip("distributed")
 
@@ -113,7 +109,6 @@ def test_chunk_task_pickles_without_the_job_and_rebuilds_the_same_tables():
     v = load("hoffer", 4)
     job = make_job(v, 5, 10_000, 3, "precision", "table", None, {2: "HIJO AS KS 9H 10D"}, None)
     spec = JobSpec.of(job, 1000, "summary")
-    from simulate.runner.backends import ChunkTask
 
     task = ChunkTask(spec, job)
     blob = pickle.dumps(task)
@@ -192,7 +187,7 @@ def test_dask_backend_only_runs_chunk_tasks(dask_backend):
 
 
 def test_cli_scheduler_gives_the_same_output_as_local(cluster, capsys):
-    args = ["simulate", "oh_hell", "-p", "4", "-c", "6", "--hands", "4000", "--chunk-size",
+    args = ["simulate", "oh_hell", "-p", "4", "-h", "6", "--hands", "4000", "--chunk-size",
             "900", "--no-progress"]
     outputs = []
     for extra in ([], ["--scheduler", cluster.scheduler_address]):

@@ -210,7 +210,7 @@ def test_score_distribution_same_in_both_modes() -> None:
 
 
 def test_run_local_reduces_in_chunk_order_with_bounded_memory() -> None:
-    from simulate.hands.simulate import run_local
+    from simulate.runner.backends import run_local
 
     seen: list[int] = []
     in_flight = {"now": 0, "max": 0}

@@ -86,7 +86,8 @@ def _per_bid_runs(v: sim.Variant, hand: str, seat: int, samples: int, seed: int)
     """Each bid played on its own through the ordinary hand kernel (forced bid)."""
     import dataclasses
 
-    from simulate.hands.simulate import make_job, records_arrays
+    from simulate.hands.job import make_job
+    from simulate.hands.simulate import records_arrays
     from simulate.kernel.hand import H_OVERRIDDEN, S_SCORE, S_TRICKS
     from simulate.tables import layout as L
 

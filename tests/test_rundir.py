@@ -104,7 +104,7 @@ def _other_config(d):
 
 def _wrong_shape(d):
     d["a0"] = d["a0"][:1]
-    from simulate.runner.rundir import arrays_checksum
+    from simulate.runner.specs import digest_arrays as arrays_checksum
 
     d["checksum"] = np.array(arrays_checksum([d[f"a{k}"] for k in range(9)]))
 

@@ -16,7 +16,6 @@ import simulate as sim
 from simulate.cli.main import cli, main
 from simulate.hands.simulate import simulate_hands
 from simulate.hands.tournament import (
-    Z95,
     _seat_arrays,
     allocate_hands,
     entrant_labels,
@@ -26,6 +25,7 @@ from simulate.hands.tournament import (
     seat_counts,
 )
 from simulate.tables import policies
+from simulate.util.stats import Z95
 
 GG, RR = ("greedy", "greedy"), ("random", "random")
 

@@ -28,6 +28,7 @@ from simulate.cli.options import (
 )
 from simulate.errors import BidlabInputError
 from simulate.rules.variant import Variant
+from simulate.runner.plan import DEFAULT_CHUNK
 from simulate.util.checks import positive_int
 
 # Options of `simulate` that change its numbers: on --resume each one given must agree with
@@ -35,7 +36,6 @@ from simulate.util.checks import positive_int
 RESUME_FIELDS = {"hand_size": "--hand-size", "hands": "--hands", "seed": "--seed",
                  "play": "--play", "bid": "--bid", "trump": "--trump", "fixed": "--fixed",
                  "round_index": "--round", "chunk_size": "--chunk-size"}
-DEFAULT_CHUNK = 1 << 16      # = simulate.hands.simulate.DEFAULT_CHUNK, without importing numba
 
 
 def parse_fixed(items: Iterable[str]) -> dict[int, str]:
@@ -71,9 +71,9 @@ def _plain(value: Any) -> str:
 def _resume_spec(ctx: click.Context, folder: str, out: str | None) -> tuple[Any, Any, Any]:
     """(RunDir, JobSpec, out file) of `--resume DIR`; options given on the command line must
     agree with the run's manifest (one line naming every contradiction, exit 2)."""
-    from simulate.hands.simulate import make_job
-    from simulate.runner.backends import JobSpec
-    from simulate.runner.rundir import RunDir, spec_from_manifest
+    from simulate.hands.job import make_job
+    from simulate.hands.tasks import JobSpec, spec_from_manifest
+    from simulate.runner.rundir import RunDir
 
     rd = RunDir(folder)
     manifest = rd.read_manifest()

@@ -24,10 +24,10 @@ from collections.abc import Sequence
 
 import click
 
-from simulate import __version__
 from simulate.cli import bench, games, hands, info, report
 from simulate.cli.options import HELP_OPTIONS, PROG
 from simulate.errors import BidlabInputError
+from simulate.util.version import __version__
 
 EXIT_INPUT = 2
 EXIT_INTERRUPTED = 130

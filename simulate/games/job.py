@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from simulate.errors import BidlabInputError
-from simulate.hands.calibrate import calibrate_card_rates
+from simulate.hands.job import card_rates as calibrate_card_rates
 from simulate.kernel import game as K
 from simulate.kernel.hand import make_scratch, max_decisions
 from simulate.rules.load import load_variant

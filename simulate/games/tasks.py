@@ -17,9 +17,9 @@ import numpy as np
 
 from simulate.games.job import GameJob, make_game_job
 from simulate.games.metrics import metric_defs, metric_values, union_defs
-from simulate.hands.simulate import run_local
 from simulate.kernel import game as K
-from simulate.runner.backends import BuiltOnce, VariantSpec, check_digest, digest_arrays
+from simulate.runner.backends import run_local
+from simulate.runner.specs import BuiltOnce, VariantSpec, check_digest, digest_arrays
 from simulate.util.checks import worker_count
 from simulate.util.progress import Bar
 

@@ -5,70 +5,65 @@ every trump the rules let a player choose (or as dealt, for a turned-up or fixed
 count, for every card, the tricks it took per hand it was dealt in. Each trick is taken by
 exactly one card, so the sum over a hand estimates the tricks it takes. A fixed seed makes
 the estimates, and so every bid made from them, reproducible.
+
+The calibration jobs are built by simulate.hands.job (which calls this module when a job
+needs the rates), so the dependency runs one way: job -> calibrate -> chunks.
 """
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from simulate.rules.cards import TRUMP_NAMES
+from simulate.hands.chunks import run_summary_chunk
 from simulate.rules.variant import Variant
+from simulate.runner.plan import DEFAULT_CHUNK, ChunkPlan
 from simulate.tables.compile import compile_tables
-from simulate.util.memo import KeyedCache
+
+if TYPE_CHECKING:
+    from simulate.hands.job import Job
 
 CALIBRATION_HANDS = 40_000
 CALIBRATION_SEED = 0x5EED
 MIN_DEALT = 200           # fewer observations than this keep the analytic weight
 _lock = threading.Lock()
-# (variant canonical string, hand size) -> measured card rates float64[5, D]. To be merged
-# with the tables' explicit card-rate cache (simulate.tables), which will also hold the rates
-# hands.train.load_trained reads from a trained file.
-_CARD_RATES: KeyedCache[tuple[str, int], np.ndarray] = KeyedCache()
+
+JobsFor = Callable[[Variant, int], Sequence["Job"]]
 
 
-def calibrate_card_rates(v: Variant, hand_size: int) -> np.ndarray:
-    """Fill (once) and return the tables' card_rate[hand_size]: float64[5, D]."""
+def count_card_stats(job: Job) -> tuple[np.ndarray, np.ndarray]:
+    """(dealt, won) per [trump, card] over the job's hands, in chunks on this thread."""
+    dealt = won = None
+    for start, count in ChunkPlan(job.config.hands, DEFAULT_CHUNK):
+        part = run_summary_chunk(job, start, count, card_stats=True)
+        dealt = part.card_dealt if dealt is None else dealt + part.card_dealt
+        won = part.card_won if won is None else won + part.card_won
+    assert dealt is not None and won is not None
+    return dealt, won
+
+
+def calibrate_card_rates(v: Variant, hand_size: int, jobs_for: JobsFor) -> np.ndarray:
+    """Fill (once) and return the tables' card_rate[hand_size]: float64[5, D].
+
+    jobs_for(v, hand_size): the calibration jobs (simulate.hands.job.calibration_jobs);
+    callers use simulate.hands.job.card_rates, which passes it."""
+    key = ("card_rate", hand_size)
     with _lock:
-        trained = v._cache.get(("card_rate", hand_size))   # set by hands.train.load_trained
-        if trained is not None:
-            return trained
-        rate = _CARD_RATES.get_or_build((v.canonical, hand_size), lambda: _measure(v, hand_size))
-        compile_tables(v).card_rate[hand_size] = rate
+        if key in v._cache:
+            return v._cache[key]
+        tables = compile_tables(v)
+        dealt = np.zeros((5, len(v.cards)), np.int64)
+        won = np.zeros((5, len(v.cards)), np.int64)
+        for job in jobs_for(v, hand_size):
+            job_dealt, job_won = count_card_stats(job)
+            dealt += job_dealt
+            won += job_won
+        rate = tables.win_weight[hand_size].copy()
+        enough = dealt >= MIN_DEALT
+        rate[enough] = won[enough] / dealt[enough]
+        tables.card_rate[hand_size] = rate
+        v._cache[key] = rate
         return rate
-
-
-def _measure(v: Variant, hand_size: int) -> np.ndarray:
-    """Card rates from CALIBRATION_HANDS seeded hands (the analytic weight where a card
-    was dealt too rarely)."""
-    from simulate.hands.simulate import simulate_hands
-
-    tables = compile_tables(v)
-    dealt = np.zeros((5, len(v.cards)), np.int64)
-    won = np.zeros((5, len(v.cards)), np.int64)
-    forced: list[str | None] = [None]
-    if v.trump_chooser in ("dealer", "first_bidder", "maker"):
-        forced = list(v.trump_choices)
-    for trump in forced:
-        res = simulate_hands(v, hand_size, CALIBRATION_HANDS // len(forced),
-                             seed=CALIBRATION_SEED, play="precision", bid="greedy",
-                             trump=trump, keep="summary", card_stats=True, workers=1)
-        dealt += res._summary[7]   # type: ignore[index]
-        won += res._summary[8]     # type: ignore[index]
-    rate = tables.win_weight[hand_size].copy()
-    enough = dealt >= MIN_DEALT
-    rate[enough] = won[enough] / dealt[enough]
-    return rate
-
-
-def describe(v: Variant, hand_size: int) -> str:
-    rate = calibrate_card_rates(v, hand_size)
-    lines = []
-    for t in range(5):
-        if TRUMP_NAMES[t] not in v.trump_choices and v.trump_chooser != "turn_up":
-            continue
-        top = np.argsort(-rate[t])[:8]
-        lines.append(f"{TRUMP_NAMES[t]:>2}: " + ", ".join(
-            f"{v.cards.names[c]} {rate[t, c]:.2f}" for c in top))
-    return "\n".join(lines)

@@ -21,10 +21,13 @@ import numpy as np
 import pandas as pd
 
 from simulate.errors import BidlabInputError
-from simulate.hands.simulate import Job, _workers, check_seed, chunks, make_job, positive_int, run_local
+from simulate.hands.job import Job, make_job
 from simulate.rules.variant import Variant
+from simulate.runner.backends import run_local
+from simulate.runner.plan import ChunkPlan
+from simulate.util.checks import check_seed, positive_int, worker_count
+from simulate.util.stats import Z95
 
-Z95 = 1.959963984540054
 # a bid stops after the pilot deals when the best beats it by more than this many standard
 # errors of the paired difference (two-sided 99.9%)
 Z_STOP = 3.2905267314918945
@@ -45,10 +48,12 @@ class _Accumulators:
         self.seen = np.zeros(2, np.int64)
 
     def parts(self) -> tuple[np.ndarray, ...]:
+        """The arrays in the kernel's argument order."""
         return (self.counts, self.sums, self.squares, self.npair, self.dsum, self.dsq,
                 self.seen)
 
     def add(self, other: _Accumulators) -> None:
+        """Add another chunk's sums into these."""
         for total, piece in zip(self.parts(), other.parts(), strict=True):
             total += piece
 
@@ -62,9 +67,9 @@ def _play(base: Job, seat: int, side: list[int], bids: np.ndarray, active: np.nd
     args = base.args()
     # small stages (the pilot) are cut finer so every worker has work; sums of integer
     # scores are exact, so the cut never changes a result
-    n_workers = _workers(workers)
+    n_workers = worker_count(workers)
     size = min(ODDS_CHUNK, max(1024, -(-count // (2 * n_workers))))
-    plan = [(start + a, c) for a, c in chunks(count, size)]
+    plan = [(start + a, c) for a, c in ChunkPlan(count, size)]
     side_a = np.array(side, np.int64)
     earlier_a = np.array(earlier, np.int64)
     before_a = np.array(before, np.int64)
@@ -163,7 +168,13 @@ def bid_odds(v: Variant, hand: str | Sequence[str], seat: int = 0, trump: str | 
     Bids race on the same deals: after 1/20 and again after 1/5 of the samples (at least
     PILOT_DEALS), a bid whose paired difference from the best so far is clearly negative
     (99.9% CI) stops and is marked `stopped_early`, with its own n; the contenders play
-    every deal. exhaustive=True plays every bid on every deal."""
+    every deal. exhaustive=True plays every bid on every deal.
+
+    v: the variant. hand: the focal hand's cards ("AS KS 9H" or a list). seat: its seat.
+    trump: force a trump. bids_before: the earlier bidders' bids ("1,0" or a list), kept by
+    rejection. samples: deals. seed: the deals' seed. play, bid: the other players'
+    policies. round_index: the round these hands stand for (default: the first of this
+    size). workers: local threads (default: every core)."""
     auction = v.bidding_form == "auction"
     if auction and bids_before is not None:
         raise BidlabInputError(f"{v.name} bids in an auction: each contract is evaluated as if "
@@ -239,6 +250,7 @@ def bid_odds(v: Variant, hand: str | Sequence[str], seat: int = 0, trump: str | 
 
 
 def format_odds(df: pd.DataFrame) -> str:
+    """The text `bidlab odds` prints for a bid_odds table."""
     a = df.attrs
     lines = [f"{a['variant']}",
              f"hand {a['hand']} in seat {a['seat']}" + (f", trump {a['trump']}" if a["trump"]

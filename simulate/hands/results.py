@@ -28,7 +28,8 @@ from simulate.rules.variant import Variant
 from simulate.tables import layout as L
 
 if TYPE_CHECKING:
-    from simulate.hands.simulate import Job
+    from simulate.hands.chunks import RecordArrays, SummaryArrays
+    from simulate.hands.job import Job
 
 DECISION_KINDS = {L.D_TRUMP: "trump", L.D_BID: "bid", L.D_AUCTION: "auction",
                   L.D_DISCARD: "discard", L.D_ALONE: "alone", L.D_DEFEND_ALONE: "defend_alone",
@@ -51,6 +52,7 @@ class HandConfig:
     constrained: bool = False
 
     def to_dict(self) -> dict[str, Any]:
+        """The configuration as plain values."""
         return asdict(self)
 
 
@@ -83,8 +85,8 @@ class HandResults:
     """Results of `simulate_hands`. Seats: 0 = the dealer's left, n-1 = the dealer."""
 
     def __init__(self, v: Variant, config: HandConfig, job: Job,
-                 records_data: tuple[np.ndarray, ...] | None = None,
-                 summary_data: tuple[np.ndarray, ...] | None = None, score_min: int = 0) -> None:
+                 records_data: RecordArrays | None = None,
+                 summary_data: SummaryArrays | None = None, score_min: int = 0) -> None:
         self.variant = v
         self.config = config
         self._job = job
@@ -93,7 +95,18 @@ class HandResults:
         self.score_min = score_min
 
     @property
+    def records_data(self) -> RecordArrays | None:
+        """The kernel's per-hand arrays (keep="records"), or None."""
+        return self._records
+
+    @property
+    def summary_data(self) -> SummaryArrays | None:
+        """The kernel's summary arrays (keep="summary"), or None."""
+        return self._summary
+
+    @property
     def keep(self) -> str:
+        """"records" or "summary": what the run kept."""
         return "records" if self._records is not None else "summary"
 
     def __repr__(self) -> str:
@@ -104,6 +117,7 @@ class HandResults:
     # ----- per-hand records ------------------------------------------------------------
     @cached_property
     def records(self) -> pd.DataFrame:
+        """One row per (hand, seat), with the cards (see frame)."""
         return self.frame(cards=True)
 
     def frame(self, cards: bool = True) -> pd.DataFrame:
@@ -111,7 +125,8 @@ class HandResults:
         holds the same hand), which makes a million-hand frame several times faster."""
         if self._records is None:
             raise ValueError("this run kept a summary only; run with keep='records' for rows")
-        hand_out, seat_out, mask_out, cap_out = self._records
+        hand_out, seat_out = self._records.hand_out, self._records.seat_out
+        mask_out, cap_out = self._records.masks, self._records.captured
         v = self.variant
         n, hands = v.players, hand_out.shape[0]
         masks = mask_out[:, :n].reshape(-1)
@@ -120,7 +135,7 @@ class HandResults:
             "seat": np.tile(np.arange(n, dtype=np.int8), hands),
             "mask": masks,
             "trump": pd.Categorical.from_codes(np.repeat(hand_out[:, H_TRUMP], n),
-                                               categories=list(TRUMP_NAMES)),
+                                               categories=pd.Index(list(TRUMP_NAMES))),
             "bid": seat_out[:, :, S_BID].reshape(-1).astype(np.int16),
             "tricks": seat_out[:, :, S_TRICKS].reshape(-1).astype(np.int16),
             "score": seat_out[:, :, S_SCORE].reshape(-1).astype(np.int32),
@@ -146,8 +161,9 @@ class HandResults:
     # ----- summaries (both modes) ------------------------------------------------------
     def _summary_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         if self._summary is not None:
-            return self._summary[0], self._summary[1], self._summary[2]
-        _, seat_out, _, _ = self._records  # type: ignore[misc]
+            return self._summary.counts, self._summary.score_sum, self._summary.score_sq
+        assert self._records is not None
+        seat_out = self._records.seat_out
         counts_shape = (self.variant.players, int(self._job.tables.P[L.MAX_BID]) + 1,
                         int(self._job.tables.P[L.MAX_HAND]) + 1)
         counts = np.zeros(counts_shape, np.int64)
@@ -189,7 +205,7 @@ class HandResults:
     def score_distribution(self) -> pd.DataFrame:
         """Hands by (seat, bid, tricks, score): every score that occurred, with its count."""
         if self._summary is not None:
-            hist = self._summary[3]
+            hist = self._summary.score_hist
             seat, bid, took, k = np.nonzero(hist)
             return pd.DataFrame({"seat": seat, "bid": bid, "tricks": took,
                                  "score": k + self.score_min, "n": hist[seat, bid, took, k]})
@@ -200,9 +216,9 @@ class HandResults:
     def card_rates(self) -> pd.DataFrame:
         """Per card and trump: hands dealt, tricks it took, and tricks per hand dealt
         (needs keep="summary" with card_stats=True)."""
-        if self._summary is None or not self._summary[7].any():
+        if self._summary is None or not self._summary.card_dealt.any():
             raise ValueError("run with keep='summary' and card_stats=True for card rates")
-        dealt, won = self._summary[7], self._summary[8]
+        dealt, won = self._summary.card_dealt, self._summary.card_won
         t, c = np.nonzero(dealt)
         return pd.DataFrame({"trump": [TRUMP_NAMES[x] for x in t],
                              "card": [self.variant.cards.names[x] for x in c],
@@ -211,10 +227,12 @@ class HandResults:
 
     @property
     def trump_counts(self) -> pd.Series:
+        """Hands by trump."""
         if self._summary is not None:
-            values = self._summary[4]
+            values = self._summary.trumps
         else:
-            values = np.bincount(self._records[0][:, H_TRUMP], minlength=5)  # type: ignore[index]
+            assert self._records is not None
+            values = np.bincount(self._records.hand_out[:, H_TRUMP], minlength=5)
         return pd.Series(values, index=list(TRUMP_NAMES), name="hands")
 
     # ----- traces ----------------------------------------------------------------------

@@ -60,18 +60,18 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from statistics import NormalDist
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
 
 from simulate.errors import BidlabInputError
-from simulate.hands.simulate import check_seed, positive_int
+from simulate.hands.simulate import simulate_hands
 from simulate.rules.variant import Variant
 from simulate.tables import policies
+from simulate.util.checks import check_seed, positive_int
+from simulate.util.stats import Z95
 
-Z95 = NormalDist().inv_cdf(0.975)
 SEATINGS = ("auto", "cyclic", "all")
 AUTO_ALL_UP_TO = 4       # seating="auto": every ordering for up to 4 entrants (24 seatings)
 MAX_ALL_SEATINGS = 720   # E! seatings; 6 entrants at most with seating="all"
@@ -199,11 +199,11 @@ def _raw_columns(v: Variant, res: Any) -> dict[str, np.ndarray]:
     spells out every hand's cards, which costs far more than playing the hands); otherwise
     from `records`. tests/test_tournament.py checks that the two agree."""
     n = v.players
-    raw = getattr(res, "_records", None)
+    raw = getattr(res, "records_data", None)
     if raw is not None:
         from simulate.kernel.hand import H_CONTRACT, H_MAKER, S_BID, S_SCORE, S_TRICKS
 
-        hand_out, seat_out = raw[0], raw[1]
+        hand_out, seat_out = raw.hand_out, raw.seat_out
         cols = {"bid": seat_out[:, :, S_BID], "tricks": seat_out[:, :, S_TRICKS],
                 "score": seat_out[:, :, S_SCORE]}
         if v.is_contract:
@@ -279,6 +279,7 @@ class TournamentResult:
     per_deal: dict[int, pd.DataFrame] = field(default_factory=dict, repr=False)
 
     def format(self) -> str:
+        """The text `bidlab tournament` prints."""
         c = self.config
         sizes = c["hand_sizes"]
         if len(sizes) == 1:
@@ -312,11 +313,13 @@ class TournamentResult:
                      f"{rate + ' rate':>10}  95% CI")
         for row in self.table.itertuples():
             ci = f"[{row.ci_low:.3f}, {row.ci_high:.3f}]"
-            if math.isnan(row.exact_rate):
+            # itertuples fields are typed as any pandas scalar; these columns hold floats
+            exact, low, high = (cast(float, row.exact_rate), cast(float, row.exact_ci_low),
+                                cast(float, row.exact_ci_high))
+            if math.isnan(exact):
                 ex = f"{'n/a':>10}"
             else:
-                ex = (f"{100 * row.exact_rate:9.2f}%  [{100 * row.exact_ci_low:.2f}%, "
-                      f"{100 * row.exact_ci_high:.2f}%]")
+                ex = f"{100 * exact:9.2f}%  [{100 * low:.2f}%, {100 * high:.2f}%]"
             lines.append(f"{row.entrant:<{w}}  {row.mean_score:10.3f}  {ci:<19}  {ex}")
         if c["contract"]:
             lines.append("  made rate: share of the entrant's contracts (as maker) its side made")
@@ -349,8 +352,6 @@ def run_tournament(v: Variant, entrants: Sequence[tuple[str, str]], hands: int, 
     Tables that seat the same policies in the same seats are played once and reused.
     See the module notes for the seating, the intervals and what an exact bid means.
     """
-    from simulate.hands.simulate import simulate_hands
-
     pairs_in = _check_entrants(entrants)
     labels = entrant_labels(pairs_in)
     hands = positive_int(hands, "hands")

@@ -25,6 +25,8 @@ from typing import Any
 import numpy as np
 
 from simulate.errors import BidlabInputError
+from simulate.hands.job import Job, card_rates, make_job
+from simulate.hands.simulate import records_arrays
 from simulate.kernel.hand import H_OVERRIDDEN, H_TRUMP, S_BID, S_SCORE
 from simulate.rules.variant import Variant
 from simulate.tables import layout as L
@@ -97,10 +99,9 @@ def _classes(v: Variant, tables: RuleTables, h: int, masks: np.ndarray,
 
 def train_hand_size(v: Variant, h: int, deals: int, seed: int, max_iter: int,
                     workers: int | None, echo: Callable[[str], None]) -> dict[str, Any]:
-    from simulate.hands.calibrate import calibrate_card_rates
-    from simulate.hands.simulate import make_job
-
-    calibrate_card_rates(v, h)
+    """Train the table bidder's cells for hand size h in place (see the module notes);
+    returns how many cells each iteration trained and changed."""
+    card_rates(v, h)
     tables = compile_tables(v)
     n = v.players
     first = v.seat_of_offset(int(v.rule("bidding.first", 1)))
@@ -126,6 +127,7 @@ def train_hand_size(v: Variant, h: int, deals: int, seed: int, max_iter: int,
                     cls, held = _classes(v, tables, h, mask_out[:, s], hand_out[:, H_TRUMP])
                     prev = np.minimum(seat_out[:, earlier, S_BID].sum(axis=1), prev_cap) \
                         if earlier else np.zeros(deals, np.int64)
+            assert cls is not None and held is not None and prev is not None
             keys = np.stack([cls, held, prev], axis=1)
             uniq, inverse = np.unique(keys, axis=0, return_inverse=True)
             for g, (k, t, p) in enumerate(uniq):
@@ -159,16 +161,22 @@ def train_hand_size(v: Variant, h: int, deals: int, seed: int, max_iter: int,
     return {"hand_size": h, "iterations": history}
 
 
-def _run_records(job: Any, workers: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    from simulate.hands.simulate import records_arrays
-
-    hand_out, seat_out, mask_out, _ = records_arrays(job, workers)
-    return hand_out, seat_out, mask_out
+def _run_records(job: Job, workers: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    out = records_arrays(job, workers)
+    return out.hand_out, out.seat_out, out.masks
 
 
 def train(v: Variant, hand_sizes: list[int] | None = None, deals: int = 30_000,
           seed: int = TRAIN_SEED, max_iter: int = 8, workers: int | None = None,
           folder: Path | None = None, echo: Callable[[str], None] = print) -> Path:
+    """Train the `table` bidder by self-play and save its tables; returns the file written.
+
+    v: the variant (per-player bidding only). hand_sizes: the sizes to train (default: every
+    size of the schedule). deals: deals per candidate bid and seat (at least 1000). seed:
+    the deals' seed. max_iter: iterations per size at most (fewer once under 1% of the
+    cells change). workers: local threads. folder: where the file goes (default: the user's
+    cache folder). echo: where progress lines go.
+    """
     if v.bidding_form == "auction":
         raise BidlabInputError(
             f"{v.name} bids in an auction: the table bidder applies to per-player bids; its "

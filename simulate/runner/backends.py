@@ -6,215 +6,55 @@ fixed order keeps every merge easy to reason about); `ordered=False` hands them 
 finish (a run directory saves each finished chunk at once, so an interruption loses none).
 At most `window` chunks are in flight or waiting, so memory does not grow with the run.
 
-Dask workers are separate processes, possibly on other machines: they get a `ChunkTask`, a
-small picklable description of the job (variant name or TOML bytes, options, policies, seed,
-chunk size, keep mode), rebuild the Job there once per process and check that the compiled
-tables hash to the same digest as the client's, so a worker with other rules, another
-bidlab version or another trained bid table fails loudly instead of merging wrong numbers.
+Local threads run any callable. Dask workers are separate processes, possibly on other
+machines: they run a portable `Task` (a small picklable description of the job that rebuilds
+it there; see simulate.runner.specs).
 """
 
 from __future__ import annotations
 
-import hashlib
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor
 from concurrent.futures import wait as wait_futures
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
-
-import numpy as np
+from typing import Any, Protocol
 
 from simulate.errors import BidlabInputError
-
-if TYPE_CHECKING:
-    from simulate.hands.simulate import Job
-    from simulate.rules.variant import Variant
+from simulate.util.checks import worker_count
 
 Take = Callable[[int, Any], None]
 POLL_SECONDS = 0.25   # how often a waiting loop looks at the stop flag
 
 
-# ----- what a worker needs to rebuild a job ---------------------------------------------------
+class Task(Protocol):
+    """What a backend needs from a task: task(i) computes chunk i; a portable task pickles
+    as a description a worker process can rebuild the job from."""
 
-@dataclass(frozen=True)
-class VariantSpec:
-    """A variant as a worker (or a resumed run) can load it again."""
-
-    name: str                               # shipped name, or the file's label
-    players: int
-    options: tuple[tuple[str, Any], ...]
-    canonical: str
-    toml: bytes | None = None               # the file itself when it is not a shipped game
-
-    @classmethod
-    def of(cls, v: Variant) -> VariantSpec:
-        from pathlib import Path
-
-        head = v.canonical.split("(", 1)[0]
-        toml: bytes | None = None
-        if "@" in head:            # not a shipped game: the rules travel with the spec
-            toml = v.toml_bytes
-            if toml is None:
-                try:
-                    toml = Path(v.path).read_bytes()
-                except OSError as exc:
-                    raise BidlabInputError(f"variant file {v.path}: cannot read it again "
-                                           f"({exc.strerror})") from None
-            if hashlib.sha256(toml).hexdigest()[:10] != head.split("@", 1)[1]:
-                raise BidlabInputError(f"variant file {v.path} changed after it was loaded")
-        shipped = toml is None
-        return cls(v.name if shipped else v.path, v.players, tuple(sorted(v.options.items())),
-                   v.canonical, toml)
-
-    def load(self) -> Variant:
-        from simulate.rules.load import load_variant, variant_from_toml
-
-        if self.toml is None:
-            v = load_variant(self.name, players=self.players, **dict(self.options))
-        else:
-            v = variant_from_toml(self.toml, self.name, self.name, self.players,
-                                  dict(self.options))
-        if v.canonical != self.canonical:
-            raise BidlabInputError(f"variant {self.name}: loads as {v.canonical}, expected "
-                                   f"{self.canonical}; the rules file or bidlab changed")
-        return v
-
-
-@dataclass(frozen=True)
-class JobSpec:
-    """Every input of a run that changes its numbers (plus how it is chunked and kept)."""
-
-    variant: VariantSpec
-    hand_size: int
-    hands: int
-    seed: int
-    play: tuple[str, ...]
-    bid: tuple[str, ...]
-    trump: str | None
-    fixed: tuple[tuple[int, str], ...]
-    round_index: int | None
-    chunk_size: int
-    keep: str                               # "summary" or "records"
-    card_stats: bool = False
-    digest: str = ""                        # of the compiled tables, checked on every worker
-
-    @classmethod
-    def of(cls, job: Job, chunk_size: int, keep: str, card_stats: bool = False) -> JobSpec:
-        c = job.config
-        return cls(VariantSpec.of(job.v), c.hand_size, c.hands, c.seed, tuple(c.play),
-                   tuple(c.bid), c.trump,
-                   tuple(sorted((int(s), " ".join(cards)) for s, cards in c.fixed.items())),
-                   c.round_index, chunk_size, keep, card_stats, tables_digest(job))
-
-    def build(self) -> Job:
-        from simulate.hands.simulate import make_job
-
-        v = self.variant.load()
-        job = make_job(v, self.hand_size, self.hands, self.seed, list(self.play),
-                       list(self.bid), self.trump, dict(self.fixed), self.round_index)
-        check_digest(v, tables_digest(job), self.digest)
-        return job
+    def __call__(self, i: int) -> Any: ...
 
     @property
-    def n_chunks(self) -> int:
-        return -(-self.hands // self.chunk_size)
+    def portable(self) -> bool:
+        """Whether the task pickles as a description a worker process can rebuild."""
+        ...
 
-    def chunk(self, i: int) -> tuple[int, int]:
-        start = i * self.chunk_size
-        return start, min(self.chunk_size, self.hands - start)
+    def portable_copy(self) -> Task:
+        """The task as it should travel: the description only, nothing the client built."""
+        ...
 
-
-def tables_digest(job: Job) -> str:
-    """SHA-256 of every table the kernel reads for this job's hand size."""
-    t, h = job.tables, job.config.hand_size
-    # other hand sizes of the card rates are filled lazily and never read by this job
-    return digest_arrays(a[h] if a is t.card_rate else a for a in [t.P, *t.as_tuple()])
-
-
-def digest_arrays(arrays: Iterable[np.ndarray]) -> str:
-    """SHA-256 of arrays with their order, dtypes and shapes: a set of tables' fingerprint."""
-    sha = hashlib.sha256()
-    for k, a in enumerate(arrays):
-        a = np.ascontiguousarray(a)
-        sha.update(f"{k}:{a.dtype.str}:{a.shape};".encode())
-        sha.update(a.tobytes())
-    return sha.hexdigest()
-
-
-def check_digest(v: Variant, got: str, want: str) -> None:
-    """A worker that compiled other tables than the client must not merge its numbers."""
-    if want and got != want:
-        raise BidlabInputError(
-            f"{v.canonical}: this process compiles different rule tables ({got[:12]}) than "
-            f"the run expects ({want[:12]}); every machine needs the same bidlab "
-            "version and trained bid tables")
-
-
-class BuiltOnce:
-    """One object per spec and process: building a job compiles tables (and may calibrate),
-    so a worker does it once for all the chunks it runs."""
-
-    def __init__(self, limit: int) -> None:
-        self._built: dict[Any, Any] = {}
-        self._lock = threading.Lock()
-        self._limit = limit
-
-    def get(self, spec: Any) -> Any:
-        with self._lock:
-            built = self._built.get(spec)
-            if built is None:
-                if len(self._built) >= self._limit:
-                    self._built.clear()
-                built = self._built[spec] = spec.build()
-            return built
-
-
-_JOBS = BuiltOnce(16)
-
-
-def job_for(spec: JobSpec) -> Job:
-    return _JOBS.get(spec)
-
-
-@dataclass(frozen=True)
-class ChunkTask:
-    """task(i) → the numpy arrays of chunk i; picklable (only the spec travels)."""
-
-    spec: JobSpec
-    job: Job | None = field(default=None, compare=False, repr=False)
-    portable = True           # a dask worker can rebuild it from what pickles
-
-    def portable_copy(self) -> ChunkTask:
-        return ChunkTask(self.spec)
-
-    def __getstate__(self) -> dict[str, Any]:
-        return {"spec": self.spec}                # never the Job: numba tables stay home
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        object.__setattr__(self, "spec", state["spec"])
-        object.__setattr__(self, "job", None)
-
-    def get_job(self) -> Job:
-        return self.job if self.job is not None else job_for(self.spec)
-
-    def __call__(self, i: int) -> tuple[np.ndarray, ...]:
-        from simulate.hands.simulate import run_records_chunk, run_summary_chunk
-
-        job = self.get_job()
-        start, count = self.spec.chunk(i)
-        if self.spec.keep == "records":
-            return run_records_chunk(job, start, count)
-        return run_summary_chunk(job, start, count, self.spec.card_stats)
-
-
-# ----- backends -------------------------------------------------------------------------------
 
 class Backend(Protocol):
-    def run(self, task: Callable[[int], Any], indices: Sequence[int], take: Take, *,
-            ordered: bool = True, stop: threading.Event | None = None) -> int: ...
+    """Runs chunks of a task and hands each result over (see the module notes)."""
 
-    def close(self) -> None: ...
+    def run(self, task: Task, indices: Sequence[int], take: Take, *,
+            ordered: bool = True, stop: threading.Event | None = None) -> int:
+        """Run task(i) for each index, handing results to take(i, result) (in the order of
+        `indices` when ordered); stop submitting once `stop` is set. Returns how many
+        results were handed over."""
+        ...
+
+    def close(self) -> None:
+        """Release the backend's workers."""
+        ...
 
 
 def _drive(submit: Callable[[int], Any], wait_first: Callable[[list[Any]], set[Any]],
@@ -258,12 +98,11 @@ class LocalBackend:
     """Threads in this process (the numba kernels release the GIL)."""
 
     def __init__(self, workers: int | None = None) -> None:
-        from simulate.hands.simulate import _workers
-
-        self.workers = _workers(workers)
+        self.workers = worker_count(workers)
 
     def run(self, task: Callable[[int], Any], indices: Sequence[int], take: Take, *,
             ordered: bool = True, stop: threading.Event | None = None) -> int:
+        """Run task(i) for each index on the threads; see the module notes."""
         if self.workers == 1 or len(indices) <= 1:
             taken = 0
             for i in indices:
@@ -287,7 +126,7 @@ class LocalBackend:
                           cancel, indices, take, 2 * self.workers, ordered, stop)
 
     def close(self) -> None:
-        pass
+        """Nothing to release: each run's pool ends with the run."""
 
     def __enter__(self) -> LocalBackend:
         return self
@@ -308,7 +147,7 @@ def _import_distributed() -> Any:
     return distributed
 
 
-def _run_chunk(task: ChunkTask, i: int) -> tuple[np.ndarray, ...]:
+def _run_chunk(task: Task, i: int) -> Any:
     """Module-level so dask pickles it by reference."""
     return task(i)
 
@@ -325,9 +164,7 @@ class DaskBackend:
         self._cluster = None
         try:
             if scheduler is None:
-                from simulate.hands.simulate import _workers
-
-                n = _workers(local_workers)
+                n = worker_count(local_workers)
                 self._cluster = distributed.LocalCluster(
                     n_workers=n, processes=True, threads_per_worker=1, dashboard_address=":0",
                     silence_logs=logging.ERROR)
@@ -352,8 +189,9 @@ class DaskBackend:
         except Exception:  # noqa: BLE001 - a scheduler that cannot say: assume a few
             return 2
 
-    def run(self, task: Callable[[int], Any], indices: Sequence[int], take: Take, *,
+    def run(self, task: Task, indices: Sequence[int], take: Take, *,
             ordered: bool = True, stop: threading.Event | None = None) -> int:
+        """Run task(i) for each index on the cluster (the task's portable copy travels)."""
         if not getattr(task, "portable", False):
             raise TypeError("the dask backend runs portable tasks (ChunkTask, GameTask: "
                             "picklable job descriptions)")
@@ -369,7 +207,7 @@ class DaskBackend:
                 try:
                     done = distributed.wait(futs, timeout=POLL_SECONDS,
                                             return_when="FIRST_COMPLETED").done
-                except (TimeoutError, distributed.TimeoutError):  # type: ignore[attr-defined]
+                except (TimeoutError, distributed.TimeoutError):
                     continue
                 if done:
                     return set(done)
@@ -385,6 +223,7 @@ class DaskBackend:
                       2 * self._threads() + 2, ordered, stop)
 
     def close(self) -> None:
+        """Close the client (and the local cluster this backend started)."""
         for thing in (getattr(self, "client", None), self._cluster):
             if thing is not None:
                 try:
@@ -414,3 +253,24 @@ def make_backend(workers: int | None = None, dask: str | None = None,
         return DaskBackend(scheduler=scheduler)
     return LocalBackend(workers)
 
+
+
+def run_local(n_chunks: int, work: Callable[[int], Any], workers: int,
+              progress: Callable[[int], None] | None = None,
+              reduce: Callable[[Any], None] | None = None) -> list[Any]:
+    """Run work(i) for every chunk on a thread pool (a LocalBackend).
+
+    Results are handed to `reduce` in chunk order as they finish, with at most a few chunks
+    in flight, so memory does not grow with the number of chunks; without `reduce` they are
+    returned as a list in chunk order. progress(i) is called after chunk i is handed over.
+    """
+    out: list[Any] = []
+    keep = reduce if reduce is not None else out.append
+
+    def take(i: int, value: Any) -> None:
+        keep(value)
+        if progress:
+            progress(i)
+
+    LocalBackend(workers).run(work, range(n_chunks), take)
+    return out

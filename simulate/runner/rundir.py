@@ -2,8 +2,9 @@
 
 Layout of a run directory::
 
-    manifest.json         the configuration (canonical variant, policies, seed, hands, hand size,
-                          trump, fixed hands, round, keep, chunk size, versions) and its hash
+    manifest.json         the configuration (the task's own, e.g. canonical variant, policies,
+                          seed, hands, chunk size; plus the format and bidlab versions) and its
+                          hash
     variant.toml          the rules file, for a variant that is not a shipped game
     chunk-000000.npz ...  one file per finished chunk: its arrays, their SHA-256 and the
                           configuration hash
@@ -30,14 +31,15 @@ import zipfile
 import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
 from simulate.errors import BidlabInputError
-from simulate.runner.backends import Backend, ChunkTask, JobSpec, VariantSpec
-from simulate.runner.backends import digest_arrays as arrays_checksum
+from simulate.runner.backends import Backend, Task
+from simulate.runner.specs import digest_arrays as arrays_checksum
 from simulate.util.files import write_atomically
+from simulate.util.version import __version__
 
 FORMAT = "bidlab-run"
 FORMAT_VERSION = 1
@@ -56,6 +58,7 @@ class RunInterrupted(Exception):
 
     @property
     def exit_status(self) -> int:
+        """The process exit status for the signal that stopped the run (128 + signal)."""
         return 128 + (self.signum or signal.SIGINT)
 
 
@@ -63,68 +66,52 @@ class ChunkError(Exception):
     """A chunk file that must not be merged (the message says why)."""
 
 
-# ----- the configuration as stored ------------------------------------------------------------
+# ----- what a run directory needs from a task ------------------------------------------------
 
-def _version() -> str:
-    from simulate import __version__
-
-    return __version__
+Shapes = tuple[tuple[tuple[int, ...], str], ...]
 
 
-def spec_to_config(spec: JobSpec) -> dict[str, Any]:
-    """The manifest's configuration: everything that changes the numbers, as JSON values."""
-    var = spec.variant
-    return {
-        "format": FORMAT, "format_version": FORMAT_VERSION, "bidlab_version": _version(),
-        "variant": var.canonical,
-        "variant_source": {"name": var.name, "players": var.players,
-                           "options": dict(var.options),
-                           "file": VARIANT_FILE if var.toml is not None else None},
-        "hand_size": spec.hand_size, "hands": spec.hands, "seed": spec.seed,
-        "play": list(spec.play), "bid": list(spec.bid), "trump": spec.trump,
-        "fixed": {str(s): cards for s, cards in spec.fixed}, "round": spec.round_index,
-        "keep": spec.keep, "card_stats": spec.card_stats, "chunk_size": spec.chunk_size,
-        "chunks": spec.n_chunks, "tables_digest": spec.digest,
-    }
+class RunTask(Task, Protocol):
+    """A task whose chunks a run directory can keep: its configuration as JSON values
+    (everything that changes the numbers), the (shape, dtype) of each array chunk i holds,
+    and the rules file to store beside the manifest (None for a shipped game)."""
+
+    @property
+    def n_chunks(self) -> int:
+        """How many chunks the run has."""
+        ...
+
+    @property
+    def variant_toml(self) -> bytes | None:
+        """The rules file to store beside the manifest, or None for a shipped game."""
+        ...
+
+    def run_config(self) -> dict[str, Any]:
+        """Everything that changes the numbers, as JSON values."""
+        ...
+
+    def expected_shapes(self, i: int) -> Shapes:
+        """(shape, dtype) of each array chunk i holds."""
+        ...
+
+
+def task_config(task: RunTask) -> dict[str, Any]:
+    """The manifest's configuration: format and versions, then the task's own settings."""
+    return {"format": FORMAT, "format_version": FORMAT_VERSION, "bidlab_version": __version__,
+            **task.run_config()}
 
 
 def config_hash(config: dict[str, Any]) -> str:
+    """SHA-256 of a configuration without its own hash and the CLI-only settings."""
     body = {k: v for k, v in config.items() if k not in ("config_hash", "cli")}
     return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
-
-
-def spec_from_manifest(manifest: dict[str, Any], folder: Path) -> JobSpec:
-    """The JobSpec a manifest describes (the tables digest is checked when it is built)."""
-    try:
-        src = manifest["variant_source"]
-        toml = (folder / src["file"]).read_bytes() if src.get("file") else None
-        var = VariantSpec(str(src["name"]), int(src["players"]),
-                          tuple(sorted(dict(src["options"]).items())), str(manifest["variant"]),
-                          toml)
-        return JobSpec(var, int(manifest["hand_size"]), int(manifest["hands"]),
-                       int(manifest["seed"]), tuple(manifest["play"]), tuple(manifest["bid"]),
-                       manifest["trump"],
-                       tuple(sorted((int(s), str(c)) for s, c in manifest["fixed"].items())),
-                       manifest["round"], int(manifest["chunk_size"]), str(manifest["keep"]),
-                       bool(manifest["card_stats"]), str(manifest["tables_digest"]))
-    except (KeyError, TypeError, ValueError, AttributeError, OSError) as exc:
-        raise BidlabInputError(f"{folder / MANIFEST}: not a complete bidlab run manifest "
-                               f"({type(exc).__name__}: {exc})") from None
 
 
 # ----- chunk files ------------------------------------------------------------------------------
 
 def chunk_name(i: int) -> str:
+    """File name of chunk i."""
     return f"chunk-{i:06d}.npz"
-
-
-def _expected_shapes(task: ChunkTask, i: int) -> tuple[tuple[tuple[int, ...], str], ...]:
-    from simulate.hands.simulate import records_shapes, summary_shapes
-
-    job = task.get_job()
-    if task.spec.keep == "records":
-        return records_shapes(job, task.spec.chunk(i)[1])
-    return summary_shapes(job, task.spec.card_stats)
 
 
 # ----- signals ----------------------------------------------------------------------------------
@@ -137,6 +124,7 @@ class StopFlag:
         self.signum: int | None = None
 
     def set(self, signum: int) -> None:
+        """Remember the signal and raise the flag."""
         self.signum = signum
         self.event.set()
 
@@ -214,13 +202,13 @@ class RunDir:
                                    "not match its contents)")
         return manifest
 
-    def prepare(self, task: ChunkTask) -> None:
+    def prepare(self, task: RunTask) -> None:
         """Start a new run here, or continue the same run; never take over another run."""
         with _filesystem(f"run directory {self.path}"):
             self._prepare(task)
 
-    def _prepare(self, task: ChunkTask) -> None:
-        config = spec_to_config(task.spec)
+    def _prepare(self, task: RunTask) -> None:
+        config = task_config(task)
         config["config_hash"] = config_hash(config)
         if self.path.exists() and not self.path.is_dir():
             raise BidlabInputError(f"run directory {str(self.path)!r} is a file, not a folder")
@@ -245,8 +233,8 @@ class RunDir:
             raise BidlabInputError(f"run directory {str(self.path)!r} is not empty and holds no "
                                    f"bidlab run ({MANIFEST}); choose a new or empty folder")
         self.path.mkdir(parents=True, exist_ok=True)
-        if task.spec.variant.toml is not None:
-            toml = task.spec.variant.toml
+        toml = task.variant_toml
+        if toml is not None:
             write_atomically(self.path / VARIANT_FILE, lambda tmp: Path(tmp).write_bytes(toml))
         if self.cli:
             config["cli"] = self.cli
@@ -256,6 +244,7 @@ class RunDir:
 
     # chunks
     def save_chunk(self, i: int, arrays: tuple[np.ndarray, ...], chash: str) -> None:
+        """Write chunk i's arrays with their checksum and the configuration hash."""
         payload = {f"a{k}": a for k, a in enumerate(arrays)}
         payload["checksum"] = np.array(arrays_checksum(arrays))
         payload["config_hash"] = np.array(chash)
@@ -269,7 +258,7 @@ class RunDir:
         with _filesystem(f"run directory {self.path}: cannot write {chunk_name(i)}"):
             write_atomically(self.path / chunk_name(i), write)
 
-    def load_chunk(self, task: ChunkTask, i: int, chash: str) -> tuple[np.ndarray, ...]:
+    def load_chunk(self, task: RunTask, i: int, chash: str) -> tuple[np.ndarray, ...]:
         """The verified arrays of chunk i, or ChunkError saying what is wrong with the file."""
         file = self.path / chunk_name(i)
         try:
@@ -286,7 +275,7 @@ class RunDir:
             raise ChunkError(f"unreadable ({type(exc).__name__})") from None
         if stored_config != chash:
             raise ChunkError("belongs to another configuration")
-        shapes = _expected_shapes(task, i)
+        shapes = task.expected_shapes(i)
         if len(arrays) != len(shapes) or any(
                 a.shape != tuple(shape) or a.dtype != np.dtype(dtype)
                 for a, (shape, dtype) in zip(arrays, shapes, strict=False)):
@@ -301,11 +290,11 @@ class RunDir:
                 _filesystem(f"run directory {self.path}: cannot delete {name}"):
             (self.path / name).unlink()
 
-    def verified_chunks(self, task: ChunkTask, chash: str) -> set[int]:
+    def verified_chunks(self, task: RunTask, chash: str) -> set[int]:
         """Indices of the chunk files that verify; every other chunk-like file is reported
         and removed (as are temporary files a kill left behind)."""
         good: set[int] = set()
-        n = task.spec.n_chunks
+        n = task.n_chunks
         with _filesystem(f"run directory {self.path}"):
             entries = sorted(self.path.iterdir())
         for entry in entries:
@@ -328,7 +317,7 @@ class RunDir:
             good.add(i)
         return good
 
-    def run(self, task: ChunkTask, backend: Backend, take: Callable[[int, Any], None],
+    def run(self, task: RunTask, backend: Backend, take: Callable[[int, Any], None],
             tick: Callable[[int], None] | None = None) -> None:
         """Compute the missing chunks (saving each as it finishes), then merge all of them
         from disk in chunk order through `take`. RunInterrupted if a signal stopped it."""
@@ -336,7 +325,7 @@ class RunDir:
             self.prepare(task)
         assert self.manifest is not None
         chash = self.manifest["config_hash"]
-        n = task.spec.n_chunks
+        n = task.n_chunks
         have = self.verified_chunks(task, chash)
         if have and tick:
             for i in sorted(have):
