@@ -23,12 +23,54 @@ benchmark's start-up probe, makes its own.
 from __future__ import annotations
 
 import logging
+import subprocess
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 DASK_FIXTURES = {"dask_cluster", "dask_backend"}
+
+# Each runs in its own process; small workloads that reach every compiled entry point.
+WARM_HANDS = """
+import simulate as sim
+v = sim.load_variant("hoffer", players=4)
+for kw in ({}, {"fixed": {2: "HIJO AS KS 9H 10D"}, "trump": "S"}):
+    for keep in ("summary", "records"):
+        res = sim.simulate_hands(v, 5, 300, seed=1, keep=keep, workers=1, **kw)
+    res.traces(2)
+sim.bid_odds(v, "HIJO AS KS 9H 10D", seat=2, trump="S", samples=2000, workers=1)
+"""
+WARM_GAMES = """
+import simulate as sim
+from simulate.games.simulate import make_game_job, simulate_games
+v = sim.load_variant("horseshoes", stars=True)
+for keep in ("records", "summary"):
+    simulate_games(v, 20, seed=1, policies="precision+heuristic", keep=keep, workers=1)
+job = make_game_job(v, 2, 3, "precision+heuristic", 1)
+job.run(0, 2)
+job.replay(0)
+"""
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Under xdist, warm the kernel cache in the controller before the workers start."""
+    config = session.config
+    if hasattr(config, "workerinput") or not config.getoption("numprocesses", None):
+        return
+    root = Path(__file__).resolve().parent.parent
+    # `python -c` in the project root imports this tree's simulate, as the workers do
+    procs = [subprocess.Popen([sys.executable, "-c", code], cwd=root,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+             for code in (WARM_HANDS, WARM_GAMES)]
+    for proc in procs:
+        _, err = proc.communicate()
+        if proc.returncode != 0:
+            last = err.strip().splitlines()[-1:] or [f"status {proc.returncode}"]
+            print(f"conftest: kernel cache warm-up failed, the tests compile instead: {last[0]}",
+                  file=sys.stderr)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
