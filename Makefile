@@ -7,6 +7,8 @@
 #   make test-fast  the quick lane for daily work: everything but the `slow` and `dist` tests
 #   make report     simulate every game and write the HTML report (out/report/site)
 #   make bench      run the benchmarks (benchmarks/bench.py)
+#   make ab AB_BASE=<tree>  the benchmark for <tree> and this tree, interleaved in one run:
+#                   every figure's medians and their ratio (AB_ARGS="--quick --repeats 1")
 #   make lint       ruff, mypy, the import-layer contract and the structure checks
 #   make clean      remove build artefacts and output folders (keeps .venv)
 #   make distclean  clean, and remove .venv too
@@ -23,7 +25,7 @@ PYTEST_ARGS ?= -n 2
 REPORT_OUT ?= out/report
 MIN_PYTHON := 3.11
 
-.PHONY: help setup test test-fast report bench lint clean distclean
+.PHONY: help setup test test-fast report bench ab lint clean distclean
 
 help:
 	@sed -n '1,/^$$/p' $(firstword $(MAKEFILE_LIST)) | sed 's/^# \{0,1\}//'
@@ -76,6 +78,13 @@ $(BENCH_STAMP): $(STAMP)
 
 bench: setup $(BENCH_STAMP)
 	$(BIN)/python benchmarks/bench.py $(BENCH_ARGS)
+
+# A/B against another source tree (e.g. a checkout of the last release): both trees run in
+# this virtualenv, each importing its own simulate (benchmarks/ab.py).
+AB_ARGS ?= --repeats 3
+ab: setup $(BENCH_STAMP)
+	@[ -n "$(AB_BASE)" ] || { echo "make ab: name the baseline tree, e.g. make ab AB_BASE=../bidlab-old" >&2; exit 2; }
+	$(BIN)/python benchmarks/ab.py --a $(AB_BASE) --b . $(AB_ARGS)
 
 lint: setup
 	$(BIN)/ruff check simulate reports tests benchmarks scripts

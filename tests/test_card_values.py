@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pytest
 
 import simulate as sim
 from reports.analysis.card_values import card_values
 
 
+@pytest.mark.slow
 def test_values_add_up_to_the_mean_tricks_and_rank_sensibly() -> None:
     v = sim.load_variant("hoffer", players=4)
     records = sim.simulate_hands(v, 4, 60_000, seed=1, trump="H").records

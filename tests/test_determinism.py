@@ -66,20 +66,6 @@ def test_repeated_runs_and_another_seed_differs(case, reference):
                                                            strict=True))
 
 
-@pytest.fixture(scope="module")
-def dask_backend():
-    distributed = pytest.importorskip("distributed")
-    import logging
-
-    from simulate.runner.backends import DaskBackend
-
-    with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
-                                  dashboard_address=":0", silence_logs=logging.ERROR) as cluster:
-        backend = DaskBackend(scheduler=cluster.scheduler_address)
-        yield backend
-        backend.close()
-
-
 @pytest.mark.parametrize("keep,chunk", [("summary", 1000), ("records", 4096)])
 def test_dask_local_cluster(case, reference, dask_backend, keep, chunk):
     assert_identical(result(*case, keep, chunk_size=chunk, backend=dask_backend),
@@ -129,6 +115,7 @@ def uninterrupted():
     return out.stdout, res._summary
 
 
+@pytest.mark.dist
 @pytest.mark.parametrize("signum,status", [(signal.SIGTERM, 143), (signal.SIGINT, 130)],
                          ids=["SIGTERM", "SIGINT"])
 def test_killed_and_resumed_run_equals_uninterrupted(tmp_path, uninterrupted, signum, status):
@@ -164,6 +151,7 @@ def test_killed_and_resumed_run_equals_uninterrupted(tmp_path, uninterrupted, si
     assert_identical(merged._summary, uninterrupted[1])
 
 
+@pytest.mark.dist
 def test_kill_before_any_chunk_leaves_a_resumable_folder(tmp_path):
     """SIGTERM right after the manifest is written: nothing kept, resume does everything."""
     folder = tmp_path / "run"

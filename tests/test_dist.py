@@ -24,23 +24,6 @@ from simulate.runner.specs import VariantSpec
 distributed = pytest.importorskip("distributed")
 
 
-@pytest.fixture(scope="module")
-def cluster():
-    """One LocalCluster of 2 single-threaded worker processes for the module (slow to start)."""
-    import logging
-
-    with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
-                                  dashboard_address=":0", silence_logs=logging.ERROR) as c:
-        yield c
-
-
-@pytest.fixture(scope="module")
-def dask_backend(cluster):
-    backend = DaskBackend(scheduler=cluster.scheduler_address)
-    yield backend
-    backend.close()
-
-
 # ----- the ordered-chunk loop ---------------------------------------------------------------
 
 def test_local_backend_hands_results_over_in_order_even_when_later_chunks_finish_first():
@@ -186,11 +169,11 @@ def test_dask_backend_only_runs_chunk_tasks(dask_backend):
         dask_backend.run(lambda i: i, range(3), lambda i, v: None)
 
 
-def test_cli_scheduler_gives_the_same_output_as_local(cluster, capsys):
+def test_cli_scheduler_gives_the_same_output_as_local(dask_cluster, capsys):
     args = ["simulate", "oh_hell", "-p", "4", "-h", "6", "--hands", "4000", "--chunk-size",
             "900", "--no-progress"]
     outputs = []
-    for extra in ([], ["--scheduler", cluster.scheduler_address]):
+    for extra in ([], ["--scheduler", dask_cluster.scheduler_address]):
         with pytest.raises(SystemExit) as exc:
             main(args + extra)
         assert exc.value.code == 0

@@ -3,7 +3,6 @@ bit for bit (the game tasks are portable: workers rebuild the jobs from their sp
 
 from __future__ import annotations
 
-import logging
 import pickle
 from pathlib import Path
 
@@ -20,15 +19,6 @@ from simulate.rules.load import VARIANTS_DIR
 from simulate.runner.backends import DaskBackend, LocalBackend
 
 distributed = pytest.importorskip("distributed")
-
-
-@pytest.fixture(scope="module")
-def dask_backend():
-    with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
-                                  dashboard_address=":0", silence_logs=logging.ERROR) as c:
-        backend = DaskBackend(scheduler=c.scheduler_address)
-        yield backend
-        backend.close()
 
 
 def test_games_on_dask_equal_local(dask_backend: DaskBackend) -> None:
@@ -76,6 +66,7 @@ def test_a_worker_with_other_tables_refuses() -> None:
         wrong.build()
 
 
+@pytest.mark.dist
 def test_games_command_on_a_local_cluster(capsys: pytest.CaptureFixture[str]) -> None:
     from simulate.cli.main import main
 

@@ -282,6 +282,7 @@ def test_brute_force_kings_and_fools_3p() -> None:
         assert row.p_exact == Fraction(won, len(idx) * 53 * 52), row
 
 
+@pytest.mark.slow
 def test_brute_force_oh_hell_3p() -> None:
     v = load("oh_hell", 3)
     wins, total, by_card = _brute(v)

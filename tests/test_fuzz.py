@@ -168,6 +168,7 @@ def _exercise(v: sim.Variant) -> None:
     sim.simulate_hands(v, h, 5, seed=1, keep="summary", play="random", bid="random", workers=1)
 
 
+@pytest.mark.slow
 @settings(FUZZ, max_examples=int(200 * SCALE))
 @given(case=mutated_variant(), players=mostly(st.none(), st.integers(-2, 18), 2))
 def test_mutated_variant_files_fail_cleanly(tmp_path_factory, case, players):
@@ -293,6 +294,7 @@ def simulate_args(draw: st.DrawFn) -> list[str]:
     return args
 
 
+@pytest.mark.slow
 @settings(FUZZ, max_examples=int(150 * SCALE))
 @given(args=simulate_args())
 def test_cli_simulate_random_options(args):
@@ -330,6 +332,7 @@ def valid_odds_args(draw: st.DrawFn) -> list[str]:
     return args
 
 
+@pytest.mark.slow
 @settings(FUZZ, max_examples=int(80 * SCALE))
 @given(args=st.one_of(odds_args(), valid_odds_args()))
 def test_cli_odds_random_options(args):

@@ -64,9 +64,16 @@ def _replay_all(v: sim.Variant, total: int, seed: int) -> int:
     return replayed
 
 
-@pytest.mark.parametrize("game,players,options", CONFIGS,
-                         ids=[f"{g}-{n}p-{'+'.join(f'{k}={v}' for k, v in o.items()) or 'default'}"
-                              for g, n, o in CONFIGS])
+# the fast lane keeps these (an auction with widow and thrown-in hands; a sequential game over
+# a down-and-up schedule with a changed scoring); every other configuration is `slow`
+FAST_CONFIGS = {"hasenpfeffer-4p-all_pass=redeal", "oh_hell-5p-schedule=down_up+zero_bid=reduced+hook=False"}
+CONFIG_IDS = [f"{g}-{n}p-{'+'.join(f'{k}={v}' for k, v in o.items()) or 'default'}"
+              for g, n, o in CONFIGS]
+
+
+@pytest.mark.parametrize("game,players,options", [
+    pytest.param(*c, id=i, marks=() if i in FAST_CONFIGS else pytest.mark.slow)
+    for c, i in zip(CONFIGS, CONFIG_IDS, strict=True)])
 def test_kernel_hands_replay_identically(game: str, players: int, options: dict) -> None:
     v = sim.load_variant(game, players=players, **options)
     total = HANDS_PER_CONFIG if not options else HANDS_PER_CONFIG // 4
@@ -92,7 +99,10 @@ CHI_CONFIGS = [("oh_hell", 4, 7), ("kings_and_fools", 4, 5), ("hoffer", 3, 6),
                ("hyjack", 4, 6), ("horseshoes", 4, 13), ("hasenpfeffer", 4, 6)]
 
 
-@pytest.mark.parametrize("game,players,hand_size", CHI_CONFIGS)
+# the fast lane keeps Hasenpfeffer (an auction with thrown-in hands); the rest are `slow`
+@pytest.mark.parametrize("game,players,hand_size", [
+    pytest.param(*c, marks=() if c[0] == "hasenpfeffer" else pytest.mark.slow)
+    for c in CHI_CONFIGS])
 def test_random_trick_distributions_agree(game: str, players: int, hand_size: int) -> None:
     """Kernel and reference random play give the same trick distribution by seat."""
     v = sim.load_variant(game, players=players)

@@ -11,6 +11,7 @@ from click.testing import CliRunner
 from simulate.cli.main import cli, main
 
 
+@pytest.mark.slow
 def test_small_report_and_render_only(tmp_path: Path) -> None:
     out = tmp_path / "rep"
     result = CliRunner().invoke(cli, ["report", "kings_and_fools", "hasenpfeffer", "--hands",
