@@ -24,8 +24,8 @@ if TYPE_CHECKING:
 # public name -> module that defines it
 _HOMES = {
     "Variant": "simulate.rules.variant",
-    "load_variant": "simulate.rules.variant",
-    "shipped_variants": "simulate.rules.variant",
+    "load_variant": "simulate.rules.load",
+    "shipped_variants": "simulate.rules.load",
     "simulate_hands": "simulate.hands.simulate",
     "bid_odds": "simulate.hands.odds",
     "simulate_games": "simulate.games.simulate",

@@ -58,13 +58,15 @@ sim.bid_odds(v, "HIJO AS KS 9H 10D", seat=2, trump="S", samples=2000, play="rand
 """
 WARM_GAMES = """
 import simulate as sim
-from simulate.games.simulate import make_game_job, simulate_games
+from simulate.games.job import make_game_job
+from simulate.games.replay import replay_kernel_game
+from simulate.games.simulate import simulate_games
 v = sim.load_variant("horseshoes", stars=True)
 for keep in ("records", "summary"):
     simulate_games(v, 20, seed=1, policies="random+greedy", keep=keep, workers=1)
 job = make_game_job(v, 2, 3, "random+greedy", 1)
 job.run(0, 2)
-job.replay(0)
+replay_kernel_game(job, 0)
 """
 
 
