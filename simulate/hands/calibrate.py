@@ -15,6 +15,7 @@ import numpy as np
 
 from simulate.rules.cards import TRUMP_NAMES
 from simulate.rules.variant import Variant
+from simulate.tables.bidder import get_card_rate, set_card_rate
 from simulate.tables.compile import compile_tables
 
 CALIBRATION_HANDS = 40_000
@@ -27,10 +28,10 @@ def calibrate_card_rates(v: Variant, hand_size: int) -> np.ndarray:
     """Fill (once) and return the tables' card_rate[hand_size]: float64[5, D]."""
     from simulate.hands.simulate import simulate_hands
 
-    key = ("card_rate", hand_size)
     with _lock:
-        if key in v._cache:
-            return v._cache[key]
+        cached = get_card_rate(v.canonical, hand_size)
+        if cached is not None:
+            return cached
         tables = compile_tables(v)
         dealt = np.zeros((5, len(v.cards)), np.int64)
         won = np.zeros((5, len(v.cards)), np.int64)
@@ -47,8 +48,7 @@ def calibrate_card_rates(v: Variant, hand_size: int) -> np.ndarray:
         enough = dealt >= MIN_DEALT
         rate[enough] = won[enough] / dealt[enough]
         tables.card_rate[hand_size] = rate
-        v._cache[key] = rate
-        return rate
+        return set_card_rate(v.canonical, hand_size, rate)
 
 
 def describe(v: Variant, hand_size: int) -> str:

@@ -1,6 +1,6 @@
 """Compile a Variant into the flat numeric tables the kernel reads — and nothing else.
 
-Built once per variant (cached on it). Scores come from the variant's formulas evaluated
+Built once per configuration (cached here, keyed by the variant's canonical string). Scores come from the variant's formulas evaluated
 over whole (hand size, bid, took) grids, so a designer's new formula costs nothing per hand.
 """
 
@@ -14,6 +14,9 @@ from simulate.rules.cards import NT, TRUMP_NAMES
 from simulate.rules.expr import evaluate_grid
 from simulate.rules.variant import ALWAYS_WINS, FOOLS_KING, LAST_PLAYED_WINS, NEVER_WINS, WINS_IF_LED, Variant
 from simulate.tables import layout as L
+from simulate.tables.bidder import get_card_rate, set_card_rate
+from simulate.tables.trained import load_trained
+from simulate.util.memo import KeyedCache
 
 CHOOSERS = {"fixed": L.CH_FIXED, "dealer": L.CH_DEALER, "first_bidder": L.CH_FIRST_BIDDER,
             "maker": L.CH_MAKER, "turn_up": L.CH_TURN_UP}
@@ -24,6 +27,10 @@ ALL_PASS = {"joker_holder": L.AP_JOKER_HOLDER, "redeal": L.AP_REDEAL,
             "stick_dealer": L.AP_STICK_DEALER}
 EFFECTS = {"zero_hand": L.EV_ZERO_HAND, "lose_bonus": L.EV_LOSE_BONUS, "add": L.EV_ADD,
            "as_exact": L.EV_AS_EXACT}
+
+# compiled tables and the hand sizes with a trained bid table, by canonical string
+_tables: KeyedCache[str, RuleTables] = KeyedCache()
+_trained_sizes: KeyedCache[str, list[int]] = KeyedCache()
 
 
 @dataclass(frozen=True)
@@ -61,20 +68,33 @@ class RuleTables:
 
 
 def compile_tables(v: Variant) -> RuleTables:
-    cached = v._cache.get("tables")
-    if cached is None:
-        from simulate.hands.train import load_trained
-
-        cached = _compile(v)
-        v._cache["tables"] = cached
-        v._cache["trained_sizes"] = load_trained(v, cached)
-    return cached
+    """The rule tables of `v`, compiled once per configuration (keyed by v.canonical) with
+    any card rates already measured and any trained bid table for it loaded in."""
+    return _tables.get_or_build(v.canonical, lambda: _compile_with_bidder_data(v))
 
 
 def trained_sizes(v: Variant) -> list[int]:
     """Hand sizes with a trained bid table for exactly this configuration."""
     compile_tables(v)
-    return list(v._cache.get("trained_sizes", []))
+    return list(_trained_sizes.get(v.canonical) or [])
+
+
+def record_trained_sizes(v: Variant, sizes: list[int]) -> None:
+    """Note that `v` now has trained bid tables for `sizes` (after training it in-process)."""
+    _trained_sizes.put(v.canonical, sorted(set(sizes)))
+
+
+def _compile_with_bidder_data(v: Variant) -> RuleTables:
+    tables = _compile(v)
+    for h in range(tables.card_rate.shape[0]):
+        rate = get_card_rate(v.canonical, h)
+        if rate is not None:
+            tables.card_rate[h] = rate
+    sizes = load_trained(v, tables)
+    for h in sizes:
+        set_card_rate(v.canonical, h, tables.card_rate[h])
+    _trained_sizes.put(v.canonical, sizes)
+    return tables
 
 
 def _compile(v: Variant) -> RuleTables:
@@ -118,8 +138,8 @@ def _compile(v: Variant) -> RuleTables:
     for i, e in enumerate(v.events):
         P[L.EVENT0 + 3 * i: L.EVENT0 + 3 * i + 3] = (e.card, EFFECTS[e.effect], e.points)
     P[L.N_TRUMP_CHOICES] = len(v.trump_choices)
-    for i, t in enumerate(v.trump_choices):
-        P[L.TRUMP_CHOICE0 + i] = TRUMP_NAMES.index(t)
+    for i, name in enumerate(v.trump_choices):
+        P[L.TRUMP_CHOICE0 + i] = TRUMP_NAMES.index(name)
     P[L.MAX_HAND], P[L.MAX_BID] = H, B
     P[L.OVERRIDE_SEAT] = -1
 
