@@ -8,7 +8,6 @@ on how hands are cut into chunks or spread over threads.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from simulate.kernel.bits import lowest_bit_index
 from simulate.kernel.hand import (
@@ -25,14 +24,15 @@ from simulate.kernel.hand import (
     S_TRICKS,
     run_hand,
 )
+from simulate.kernel.jit import kernel_jit
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
 
 
-@njit(cache=True, nogil=True, _nrt=False, error_model="numpy")
+@kernel_jit(nogil=True)
 def run_records(P, tabs, seed, start, count, h, constrained, fixed, forced_trump, play_pol,
-                bid_pol, scratch, hand_out, seat_out, mask_out, captured_out):  # type: ignore[no-untyped-def]
+                bid_pol, scratch, hand_out, seat_out, mask_out, captured_out):
     n = P[0]
     hands0, sout, captured, hout = scratch[2], scratch[3], scratch[4], scratch[12]
     for j in range(count):
@@ -49,10 +49,10 @@ def run_records(P, tabs, seed, start, count, h, constrained, fixed, forced_trump
             captured_out[j, e] = captured[e]
 
 
-@njit(cache=True, nogil=True, _nrt=False, error_model="numpy")
+@kernel_jit(nogil=True)
 def run_summary(P, tabs, seed, start, count, h, constrained, fixed, forced_trump, play_pol,
                 bid_pol, scratch, counts, score_sum, score_sq, score_hist, score_min, trumps,
-                events, contracts, card_stats, card_dealt, card_won):  # type: ignore[no-untyped-def]
+                events, contracts, card_stats, card_dealt, card_won):
     """Accumulate: counts/score sums by [seat, bid, took], histogram by [seat, bid, took, score],
     trump choices, [fooled kings by seat, captures by event and seat], contracts by step;
     with card_stats, how often each card was dealt and took a trick, by trump."""
@@ -93,9 +93,9 @@ def run_summary(P, tabs, seed, start, count, h, constrained, fixed, forced_trump
                 m &= m - ONE
 
 
-@njit(cache=True, nogil=True, _nrt=False, error_model="numpy")
+@kernel_jit(nogil=True)
 def run_traces(P, tabs, seed, indices, h, constrained, fixed, forced_trump, play_pol, bid_pol,
-               scratch, trace_out, ndec_out, hand_out, seat_out, mask_out, captured_out):  # type: ignore[no-untyped-def]
+               scratch, trace_out, ndec_out, hand_out, seat_out, mask_out, captured_out):
     """Replay chosen hands with every decision recorded, plus their ordinary outputs."""
     n = P[0]
     hands0, sout, captured, hout, trace = (scratch[2], scratch[3], scratch[4], scratch[12],

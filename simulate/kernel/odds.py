@@ -10,16 +10,16 @@ any two bids — which is what decides whether a bid is clearly worse than the b
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from simulate.kernel.hand import H_OVERRIDDEN, S_BID, S_SCORE, S_TRICKS, run_hand
+from simulate.kernel.jit import kernel_jit
 from simulate.tables import layout as L
 
 
-@njit(cache=True, nogil=True, _nrt=False, error_model="numpy")
+@kernel_jit(nogil=True)
 def run_odds(P, tabs, seed, start, count, h, constrained, fixed, forced_trump, play_pol,
              bid_pol, scratch, seat, side, bids, active, earlier, before, scores, counts,
-             sums, squares, npair, dsum, dsq, seen):  # type: ignore[no-untyped-def]
+             sums, squares, npair, dsum, dsq, seen):
     """Hands start..start+count-1, each played once per active candidate bid.
 
     P is a private copy (its override slots are rewritten per bid). `side` lists the seats
