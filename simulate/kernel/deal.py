@@ -25,7 +25,8 @@ def draw_card(rs, perm, pos, size):
 
 @kernel_jit(inline=True)
 def deal_cards(P, rs, perm, hands, fixed, h):
-    """Fill hands[0..n-1] (fixed seats keep their cards) and hands[n] (the widow).
+    """Fill hands[0..n-1] (fixed seats keep their cards) and hands[n] (the widow), drawing
+    from the stream rs with perm as the shuffle's work array.
 
     Returns (cards drawn, size of the pool) so the caller can draw more from perm."""
     n = P[L.N_PLAYERS]
@@ -64,7 +65,11 @@ def deal_cards(P, rs, perm, hands, fixed, h):
 @kernel_jit(nogil=True)
 def run_deals(P, seed, start, count, h, fixed, perm, hands, rs):
     """Deal `count` hands and nothing else (the benchmark's dealing-alone workload); the
-    XOR of every dealt mask keeps the work from being optimised away."""
+    XOR of every dealt mask keeps the work from being optimised away.
+
+    P: the rule vector; seed, start: hand j uses the stream of hand start + j; h: cards per
+    hand; fixed: uint64[n] pinned cards; perm, hands, rs: scratch (int64[deck],
+    uint64[n + 1], uint64[3]). Returns the XOR of every dealt hand."""
     acc = ZERO
     n = P[L.N_PLAYERS]
     for j in range(count):

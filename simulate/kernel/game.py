@@ -58,6 +58,8 @@ T_HOUT = 5
 
 
 def seat_width(n_specials: int, n_events: int) -> int:
+    """Columns of one seat's block in a game row: the P_ columns, then held / exact-while-
+    holding per special card, then captures per event."""
     return SEAT_BASE + 2 * n_specials + n_events
 
 
@@ -67,6 +69,7 @@ def trace_width(n: int) -> int:
 
 
 def make_game_scratch(n: int) -> tuple[np.ndarray, ...]:
+    """play_game's per-chunk work arrays for n players (the `gs` argument)."""
     return (np.zeros(n, np.int64),   # play policies by relative seat
             np.zeros(n, np.int64),   # bid policies by relative seat
             np.zeros(n, np.int64),   # totals by absolute seat
@@ -452,7 +455,10 @@ def play_game(P, tabs, SP, stabs, G, sched, con_rounds, specials, seed, gidx, pl
 def run_games(P, tabs, SP, stabs, G, sched, con_rounds, specials, seed, start, count,
               play_abs, bid_abs, star_thr, scratch, gs, game_out, by_size, tr_int, tr_masks,
               tr_dec):
-    """Games start..start+count-1 into game_out[0..count-1]."""
+    """Games start..start+count-1 into game_out[0..count-1] (no traces).
+
+    Every other parameter is play_game's (game_out[j] is its row for game start+j; tr_int,
+    tr_masks, tr_dec are passed through unused)."""
     for j in range(count):
         play_game(P, tabs, SP, stabs, G, sched, con_rounds, specials, seed, start + j,
                   play_abs, bid_abs, star_thr, scratch, gs, game_out[j], by_size, False, tr_int,
@@ -463,6 +469,8 @@ def run_games(P, tabs, SP, stabs, G, sched, con_rounds, specials, seed, start, c
 def trace_game(P, tabs, SP, stabs, G, sched, con_rounds, specials, seed, gidx, play_abs,
                bid_abs, star_thr, scratch, gs, row, by_size, tr_int, tr_masks,
                tr_dec):
-    """One game with every hand's deal and decisions recorded; returns the hands played."""
+    """One game with every hand's deal and decisions recorded; returns the hands played.
+
+    The parameters are play_game's, with do_trace on."""
     return play_game(P, tabs, SP, stabs, G, sched, con_rounds, specials, seed, gidx, play_abs,
                      bid_abs, star_thr, scratch, gs, row, by_size, True, tr_int, tr_masks, tr_dec)

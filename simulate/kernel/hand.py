@@ -41,7 +41,8 @@ SALT_DEAL, SALT_POLICY = 1, 2
 
 
 def make_scratch(n: int, deck: int, max_decisions: int) -> tuple[np.ndarray, ...]:
-    """Per-chunk work arrays (allocated once, reused by every hand of the chunk)."""
+    """Per-chunk work arrays for run_hand (allocated once, reused by every hand of the
+    chunk): n players, a deck of `deck` cards, room for `max_decisions` traced decisions."""
     return (np.zeros(deck, np.int64),            # perm
             np.zeros(n + 1, np.uint64),          # hands (index n: widow)
             np.zeros(n + 1, np.uint64),          # hands0: dealt hands and widow
@@ -59,6 +60,8 @@ def make_scratch(n: int, deck: int, max_decisions: int) -> tuple[np.ndarray, ...
 
 
 def max_decisions(n: int, hand_size: int, widow: int, n_steps: int) -> int:
+    """An upper bound on the decisions of one hand (trump, bids or auction rounds over
+    n_steps ladder steps, discards from the widow, alone calls, plays)."""
     return 4 + 2 * n + n * (n_steps + 1) + widow + n * hand_size
 
 

@@ -22,7 +22,11 @@ def run_odds(P, tabs, seed, start, count, h, constrained, fixed, forced_trump, p
              sums, squares, npair, dsum, dsq, seen):
     """Hands start..start+count-1, each played once per active candidate bid.
 
-    P is a private copy (its override slots are rewritten per bid). `side` lists the seats
+    P, tabs, seed, h, constrained, fixed, forced_trump, play_pol, bid_pol, scratch: as in
+    chunk.run_records, but P is a private copy (its override slots are rewritten per bid).
+    seat: the seat whose bid is forced; bids: the candidate bids, active[k] whether bids[k]
+    is tried; earlier, before: the seats bidding before `seat` and the bids they must make
+    for a deal to count. `side` lists the seats
     whose tricks count (the seat and, in a contract game, its partners). A deal counts only
     if the earlier seats bid exactly `before`; a bid counts on that deal only if the rules
     allowed it there. Outputs: counts[bid, tricks], sums[bid], squares[bid]; for every pair
