@@ -42,7 +42,7 @@ def run_records(P, tabs, seed, start, count, h, constrained, fixed, forced_trump
     for hand start+j: hand_out[j] the H_ slots, seat_out[j, s] the S_ columns of seat s,
     mask_out[j] the dealt hands and the widow, captured_out[j] the capturing seat by event."""
     n = P[0]
-    hands0, sout, captured, hout = scratch[2], scratch[3], scratch[4], scratch[12]
+    hands0, sout, captured, hout = scratch.dealt, scratch.seat_out, scratch.captured, scratch.hand_out
     for j in range(count):
         run_hand(P, tabs, seed, start + j, h, constrained, fixed, forced_trump, play_pol,
                  bid_pol, scratch, False)
@@ -69,8 +69,8 @@ def run_summary(P, tabs, seed, start, count, h, constrained, fixed, forced_trump
     contracts by ladder step (0: voided hands); with card_stats, card_dealt and card_won by
     [trump, card]: how often each card was dealt and took a trick."""
     n = P[0]
-    hands0, sout, captured, won, hout = scratch[2], scratch[3], scratch[4], scratch[6], \
-        scratch[12]
+    hands0, sout, captured, won, hout = scratch.dealt, scratch.seat_out, scratch.captured, scratch.won, \
+        scratch.hand_out
     width = score_hist.shape[3]
     for j in range(count):
         run_hand(P, tabs, seed, start + j, h, constrained, fixed, forced_trump, play_pol,
@@ -114,8 +114,8 @@ def run_traces(P, tabs, seed, indices, h, constrained, fixed, forced_trump, play
     indices[j]: trace_out[j, i] the i-th decision (kind, seat, value), ndec_out[j] how many;
     hand_out, seat_out, mask_out, captured_out as in run_records."""
     n = P[0]
-    hands0, sout, captured, hout, trace = (scratch[2], scratch[3], scratch[4], scratch[12],
-                                           scratch[13])
+    hands0, sout, captured, hout, trace = (scratch.dealt, scratch.seat_out, scratch.captured,
+                                           scratch.hand_out, scratch.trace)
     for j in range(indices.shape[0]):
         run_hand(P, tabs, seed, indices[j], h, constrained, fixed, forced_trump, play_pol,
                  bid_pol, scratch, True)

@@ -118,9 +118,9 @@ def _forced(P, tabs, hands0, sout, h, trump, bp, rs):
         if s != last:
             total += sout[s, S_BID]
     pol = min(bp[last], L.BID_HEURISTIC)
-    weights = tabs[18] if pol >= L.BID_HEURISTIC else tabs[6]     # card_rate, win_weight
+    weights = tabs.card_rate if pol >= L.BID_HEURISTIC else tabs.win_weight
     own = choose_bid(pol, rs, 0, h, -1, hands0[last], h, trump, weights, last, total,
-                     tabs[3], tabs[19])
+                     tabs.suit_mask, tabs.bid_table)
     return 1 if own != sout[last, S_BID] else 0
 
 
@@ -208,7 +208,7 @@ def _tally_hand(P, tabs, h, hp, constrained, tied_round, specials, scratch, bp, 
     n = P[L.N_PLAYERS]
     teams = P[L.TEAMS]
     n_units = teams if teams > 0 else n
-    hands0, sout, captured, hout = scratch[2], scratch[3], scratch[4], scratch[12]
+    hands0, sout, captured, hout = scratch.dealt, scratch.seat_out, scratch.captured, scratch.hand_out
     contract_game = P[L.KIND] == 1
     voided = hout[H_VOIDED] == 1
     maker = hout[H_MAKER]
@@ -224,7 +224,7 @@ def _tally_hand(P, tabs, h, hp, constrained, tied_round, specials, scratch, bp, 
         row[C_CONTRACTS] += 1
     made = False
     if contract_game:
-        need = tabs[12][hout[H_CONTRACT], 0]   # ladder
+        need = tabs.ladder[hout[H_CONTRACT], 0]
         took = 0
         for s in range(n):
             if _unit(s, teams) == _unit(maker, teams):
@@ -234,7 +234,7 @@ def _tally_hand(P, tabs, h, hp, constrained, tied_round, specials, scratch, bp, 
                  by_size)
     if not contract_game:
         # everyone exact: every unit (player or team) made its bid exactly
-        ubid, utook = scratch[9], scratch[10]
+        ubid, utook = scratch.unit_bids, scratch.unit_tricks
         all_exact = True
         for u in range(n_units if not tied_round else hp):
             if ubid[u] != utook[u]:
@@ -282,8 +282,8 @@ def _stars(P, k, dealer, sout, star_thr, totals, stars, row, sw, tracing, tr_int
 @kernel_jit()
 def _trace_hand(n, k, h, rnd, hp, scratch, abs_of, tr_int, tr_masks, tr_dec):
     """Record hand k's deal, decisions and outcome in tr_int[k], tr_masks[k], tr_dec[k]."""
-    hands0, sout, captured, hout, trace = scratch[2], scratch[3], scratch[4], scratch[12], \
-        scratch[13]
+    hands0, sout, captured, hout, trace = (scratch.dealt, scratch.seat_out, scratch.captured,
+                                           scratch.hand_out, scratch.trace)
     tr_int[k, T_SIZE] = h
     tr_int[k, T_ROUND] = rnd
     tr_int[k, T_DEALER] = abs_of[hp - 1]
@@ -391,7 +391,7 @@ def play_game(P, tabs, SP, stabs, G, sched, con_rounds, specials, seed, gidx, pl
     tr_int[k], tr_masks[k], tr_dec[k] (as many hands as those arrays hold). Returns the
     number of hands played."""
     pp, bp, totals, stars, cand, lead, fixed, rs_own, abs_of = gs
-    hout = scratch[12]
+    hout = scratch.hand_out
     n = P[L.N_PLAYERS]
     teams = P[L.TEAMS]
     n_units = teams if teams > 0 else n
@@ -427,7 +427,7 @@ def play_game(P, tabs, SP, stabs, G, sched, con_rounds, specials, seed, gidx, pl
             for u in range(n):
                 tr_int[k, T_HOUT + H_SIZE + n * S_SIZE + u] = -1
         if G[G_STARS] == 1 and not voided:
-            _stars(P, k, dealer, scratch[3], star_thr, totals, stars, row, sw, tracing, tr_int)
+            _stars(P, k, dealer, scratch.seat_out, star_thr, totals, stars, row, sw, tracing, tr_int)
         if tracing:
             _trace_hand(n, k, h, rnd, hp, scratch, abs_of, tr_int, tr_masks, tr_dec)
         k += 1

@@ -7,6 +7,8 @@ trace of decisions can be replayed there. Scratch arrays are allocated once per 
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from simulate.kernel.bits import popcount
@@ -40,23 +42,34 @@ S_SIZE = 4
 SALT_DEAL, SALT_POLICY = 1, 2
 
 
-def make_scratch(n: int, deck: int, max_decisions: int) -> tuple[np.ndarray, ...]:
+class HandScratch(NamedTuple):
+    """run_hand's work arrays, which also receive each hand's results (a tuple, so callers
+    may pass it on positionally)."""
+    perm: np.ndarray           # int64[deck]: the shuffle
+    hands: np.ndarray          # uint64[n + 1]: hands as played out (index n: widow)
+    dealt: np.ndarray          # uint64[n + 1]: the dealt hands and widow
+    seat_out: np.ndarray       # int64[n, S_SIZE]: bid, tricks, score, fooled kings by seat
+    captured: np.ndarray       # int64[MAX_EVENTS]: capturing seat per event (-1: none)
+    trick: np.ndarray          # int64[TS_SIZE]: the trick state
+    won: np.ndarray            # uint64[2]: [cards that won a trick, spare]
+    deal_stream: np.ndarray    # uint64[3]: the deal's random stream
+    policy_stream: np.ndarray  # uint64[3]: the policies' random stream
+    unit_bids: np.ndarray      # int64[n]: bids by unit (player or team)
+    unit_tricks: np.ndarray    # int64[n]: tricks by unit
+    unit_scores: np.ndarray    # int64[n]: score by unit
+    hand_out: np.ndarray       # int64[H_SIZE]: the H_ slots
+    trace: np.ndarray          # int64[max_decisions, 3]: (kind, seat, value) per decision
+
+
+def make_scratch(n: int, deck: int, max_decisions: int) -> HandScratch:
     """Per-chunk work arrays for run_hand (allocated once, reused by every hand of the
     chunk): n players, a deck of `deck` cards, room for `max_decisions` traced decisions."""
-    return (np.zeros(deck, np.int64),            # perm
-            np.zeros(n + 1, np.uint64),          # hands (index n: widow)
-            np.zeros(n + 1, np.uint64),          # hands0: dealt hands and widow
-            np.zeros((n, S_SIZE), np.int64),     # seat outputs
-            np.zeros(L.MAX_EVENTS, np.int64),    # captured-by seat per event
-            np.zeros(TS_SIZE, np.int64),         # trick state
-            np.zeros(2, np.uint64),              # [cards that won a trick, spare]
-            np.zeros(3, np.uint64),              # deal stream
-            np.zeros(3, np.uint64),              # policy stream
-            np.zeros(n, np.int64),               # unit bids
-            np.zeros(n, np.int64),               # unit tricks
-            np.zeros(n, np.int64),               # unit scores
-            np.zeros(H_SIZE, np.int64),          # hand outputs
-            np.zeros((max_decisions, 3), np.int64))  # trace
+    return HandScratch(np.zeros(deck, np.int64), np.zeros(n + 1, np.uint64),
+                       np.zeros(n + 1, np.uint64), np.zeros((n, S_SIZE), np.int64),
+                       np.zeros(L.MAX_EVENTS, np.int64), np.zeros(TS_SIZE, np.int64),
+                       np.zeros(2, np.uint64), np.zeros(3, np.uint64), np.zeros(3, np.uint64),
+                       np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
+                       np.zeros(H_SIZE, np.int64), np.zeros((max_decisions, 3), np.int64))
 
 
 def max_decisions(n: int, hand_size: int, widow: int, n_steps: int) -> int:
@@ -351,8 +364,8 @@ def _choose_card(P, tabs, rs_pol, hands, seat, h, trick_no, trump, broken, maker
     """The seat's play (card | low-ace flag << 6) under its play policy."""
     n = P[L.N_PLAYERS]
     teams = P[L.TEAMS]
-    eff, power, mech, suit_mask, masks = tabs[0], tabs[1], tabs[2], tabs[3], tabs[4]
-    ladder, srank, by_rank, beaters = tabs[12], tabs[14], tabs[15], tabs[16]
+    eff, power, mech, suit_mask, masks = tabs.eff, tabs.power, tabs.mech, tabs.suit_mask, tabs.masks
+    ladder, srank, by_rank, beaters = tabs.ladder, tabs.srank, tabs.by_rank, tabs.beaters
     wild, foolable, aces = masks[0], masks[1], masks[2]
     legal = legal_mask(hands[seat], ts, trump, broken, P[L.BREAKING_TRUMP], suit_mask, wild)
     need = 0
@@ -381,7 +394,7 @@ def _play_tricks(P, tabs, rs_pol, hands, h, trump, maker, contract, sitting_out,
     """Play the h tricks: tricks and fooled kings into sout, the winner of each capture
     event into captured, the cards that won a trick into won[0]."""
     n = P[L.N_PLAYERS]
-    eff, power, mech, suit_mask, masks = tabs[0], tabs[1], tabs[2], tabs[3], tabs[4]
+    eff, power, mech, suit_mask, masks = tabs.eff, tabs.power, tabs.mech, tabs.suit_mask, tabs.masks
     foolable = masks[1]
     active = n - popcount(sitting_out)
     broken = False
@@ -507,10 +520,11 @@ def _score_hand(P, tabs, h, maker, contract, alone, sout, captured, ubid, utook,
         ubid[u] += sout[s, S_BID]
         utook[u] += sout[s, S_TRICKS]
     if P[L.KIND] == 1:
-        _score_contract(P, h, maker, contract, alone, tabs[12], tabs[7], tabs[11], utook, uscore)
+        _score_contract(P, h, maker, contract, alone, tabs.ladder, tabs.score, tabs.defenders,
+                        utook, uscore)
     else:
-        _score_bids(P, h, sout, captured, tabs[7], tabs[8], tabs[9], tabs[10], ubid, utook,
-                    uscore)
+        _score_bids(P, h, sout, captured, tabs.score, tabs.lose_bonus, tabs.as_exact,
+                    tabs.all_exact, ubid, utook, uscore)
     for s in range(n):
         sout[s, S_SCORE] = uscore[_unit(s, teams)]
 
@@ -520,17 +534,16 @@ def run_hand(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, play_pol,
              scratch, do_trace):
     """Play hand `hidx` of the stream `seed`: deal, trump, bids or auction, tricks, score.
 
-    P: the int64 rule vector (tables.layout slots); tabs: RuleTables.as_tuple(); seed and
-    hidx key the hand's random streams; h: cards per hand; constrained: apply the hook or
-    Max Bet; fixed: uint64[n] cards pinned to seats (0: deal freely); forced_trump: a
-    trump index to impose (-1: as the rules choose it); play_pol, bid_pol: policy ids by
-    seat; scratch: make_scratch(...) arrays, which receive the results (hout = scratch[12]:
-    the H_ slots; sout = scratch[3]: the S_ columns by seat; hands0 = scratch[2]: the dealt
-    hands and widow; captured = scratch[4]; won = scratch[6]); do_trace: record every
-    decision in scratch[13] (hout[H_NDEC] of them)."""
-    card_suit, bid_table = tabs[13], tabs[19]
-    win_weight, card_rate = tabs[6], tabs[18]
-    suit_mask, strength, masks, ladder = tabs[3], tabs[5], tabs[4], tabs[12]
+    P: the int64 rule vector (tables.layout slots); tabs: RuleTables.as_tuple() (a
+    KernelTables); seed and hidx key the hand's random streams; h: cards per hand;
+    constrained: apply the hook or Max Bet; fixed: uint64[n] cards pinned to seats (0: deal
+    freely); forced_trump: a trump index to impose (-1: as the rules choose it); play_pol,
+    bid_pol: policy ids by seat; scratch: a HandScratch (make_scratch), which receives the results (hand_out,
+    seat_out, dealt, captured, won); do_trace: record every decision in scratch.trace
+    (hand_out[H_NDEC] of them)."""
+    card_suit, bid_table = tabs.card_suit, tabs.bid_table
+    win_weight, card_rate = tabs.win_weight, tabs.card_rate
+    suit_mask, strength, masks, ladder = tabs.suit_mask, tabs.strength, tabs.masks, tabs.ladder
     (perm, hands, hands0, sout, captured, ts, won, rs_deal, rs_pol, ubid, utook, uscore,
      hout, trace) = scratch
     n = P[L.N_PLAYERS]

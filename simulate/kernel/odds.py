@@ -33,7 +33,7 @@ def run_odds(P, tabs, seed, start, count, h, constrained, fixed, forced_trump, p
     of bids (a, b) over the deals where both counted: npair, dsum = sum of score_a - score_b
     and dsq = sum of its square; and seen = [deals dealt, deals accepted].
     `scores` is scratch of len(bids)."""
-    sout, hout = scratch[3], scratch[12]
+    sout, hout = scratch.seat_out, scratch.hand_out
     nb = bids.shape[0]
     P[L.OVERRIDE_SEAT] = seat
     for j in range(count):

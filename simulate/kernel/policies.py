@@ -275,9 +275,9 @@ def precision_play(P, legal, hand, gone, tmask, need, tricks_left, ts, t, partne
     wins when led for a trick it needs, and fools a King when the bonus is worth more than
     the exact bid it may cost.
     """
-    eff, power, mech = tabs[0], tabs[1], tabs[2]
-    masks, score_t = tabs[4], tabs[7]
-    srank, by_rank, beaters, lead_beaters = tabs[14], tabs[15], tabs[16], tabs[17]
+    eff, power, mech = tabs.eff, tabs.power, tabs.mech
+    masks, score_t = tabs.masks, tabs.score
+    srank, by_rank, beaters, lead_beaters = tabs.srank, tabs.by_rank, tabs.beaters, tabs.lead_beaters
     foolable, aces, everything = masks[1], masks[2], masks[3]
     hurts, pays, keep = masks[4], masks[5], masks[6]
     ace_choice = P[ACE_CHOICE]
@@ -287,7 +287,7 @@ def precision_play(P, legal, hand, gone, tmask, need, tricks_left, ts, t, partne
     # only the legal cards (the sure ones are kept out of discards)
     may_reserve = need > 0 and tricks_left > need and P[KIND] == 0
     m = hand if (ts[TS_COUNT] == 0 or may_reserve) else legal
-    suit_mask = tabs[3]
+    suit_mask = tabs.suit_mask
     if t < 4 and unseen & suit_mask[t, t] != ZERO:
         # with trumps still out, only trumps and suitless cards can be sure winners
         m &= (suit_mask[t, t] | (everything & ~(suit_mask[t, 0] | suit_mask[t, 1] |

@@ -1,12 +1,14 @@
 """Compile a Variant into the flat numeric tables the kernel reads — and nothing else.
 
-Built once per configuration (cached here, keyed by the variant's canonical string). Scores come from the variant's formulas evaluated
-over whole (hand size, bid, took) grids, so a designer's new formula costs nothing per hand.
+Built once per configuration (cached here, keyed by the variant's canonical string). Scores
+come from the variant's formulas evaluated over whole (hand size, bid, took) grids, so a
+designer's new formula costs nothing per hand.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -31,6 +33,33 @@ EFFECTS = {"zero_hand": L.EV_ZERO_HAND, "lose_bonus": L.EV_LOSE_BONUS, "add": L.
 # compiled tables and the hand sizes with a trained bid table, by canonical string
 _tables: KeyedCache[str, RuleTables] = KeyedCache()
 _trained_sizes: KeyedCache[str, list[int]] = KeyedCache()
+
+
+class KernelTables(NamedTuple):
+    """RuleTables' arrays (all but P) as the kernel receives them: read by name inside the
+    kernel, and still a plain tuple for callers that pass or iterate it. Every field has
+    the same array type for every variant, so the kernel compiles once for all of them
+    (and every player count). See RuleTables for what each array holds."""
+    eff: np.ndarray
+    power: np.ndarray
+    mech: np.ndarray
+    suit_mask: np.ndarray
+    masks: np.ndarray
+    strength: np.ndarray
+    win_weight: np.ndarray
+    score: np.ndarray
+    lose_bonus: np.ndarray
+    as_exact: np.ndarray
+    all_exact: np.ndarray
+    defenders: np.ndarray
+    ladder: np.ndarray
+    card_suit: np.ndarray
+    srank: np.ndarray
+    by_rank: np.ndarray
+    beaters: np.ndarray
+    lead_beaters: np.ndarray
+    card_rate: np.ndarray
+    bid_table: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -60,11 +89,13 @@ class RuleTables:
                              # expected-tricks bin, trumps held, sum of earlier bids); -1 untrained
 
 
-    def as_tuple(self) -> tuple[np.ndarray, ...]:
-        return (self.eff, self.power, self.mech, self.suit_mask, self.masks, self.strength,
-                self.win_weight, self.score, self.lose_bonus, self.as_exact, self.all_exact,
-                self.defenders, self.ladder, self.card_suit, self.srank, self.by_rank,
-                self.beaters, self.lead_beaters, self.card_rate, self.bid_table)
+    def as_tuple(self) -> KernelTables:
+        """The arrays the kernel reads (the `tabs` argument of its entry points)."""
+        return KernelTables(self.eff, self.power, self.mech, self.suit_mask, self.masks,
+                            self.strength, self.win_weight, self.score, self.lose_bonus,
+                            self.as_exact, self.all_exact, self.defenders, self.ladder,
+                            self.card_suit, self.srank, self.by_rank, self.beaters,
+                            self.lead_beaters, self.card_rate, self.bid_table)
 
 
 def compile_tables(v: Variant) -> RuleTables:
