@@ -135,7 +135,7 @@ def _next_hand(G, sched, con_rounds, k, tb_size):
     return min(tb_size, G[G_TB_PEAK]), -1, G[G_TB_CONSTRAINED] == 1
 
 
-@kernel_jit()
+@kernel_jit(inline=True)
 def _seat_players(G, n, k, n_sched, dealer, lead, play_abs, bid_abs, abs_of, pp, bp):
     """Who plays hand k: everyone, or in a tied-only tie-break round the tied players, in
     their order from the dealer's left (the last of them deals). Fills abs_of, pp, bp by
@@ -157,7 +157,7 @@ def _seat_players(G, n, k, n_sched, dealer, lead, play_abs, bid_abs, abs_of, pp,
     return hp, tied_round
 
 
-@kernel_jit()
+@kernel_jit(inline=True)
 def _tally_seats(P, h, hp, made, specials, hands0, sout, captured, hout, abs_of, totals, row,
                  by_size):
     """Add the hand's scores to the totals and its per-seat counts (exact or made, bids,
@@ -200,7 +200,7 @@ def _tally_seats(P, h, hp, made, specials, hands0, sout, captured, hout, abs_of,
             row[C_FIXED + a * sw + SEAT_BASE + 2 * n_sp + e] += 1
 
 
-@kernel_jit()
+@kernel_jit(inline=True)
 def _tally_hand(P, tabs, h, hp, constrained, tied_round, specials, scratch, bp, rs_own,
                 abs_of, totals, row, by_size):
     """Count the hand just played into the game's row: hands, hook-constrained and forced
@@ -243,7 +243,7 @@ def _tally_hand(P, tabs, h, hp, constrained, tied_round, specials, scratch, bp, 
             row[C_ALL_EXACT] += 1
 
 
-@kernel_jit()
+@kernel_jit(inline=True)
 def _stars(P, k, dealer, sout, star_thr, totals, stars, row, sw, tracing, tr_int):
     """Horseshoes stars: a star per exact unit, then a unit that scored may spend one to
     take the hand's points off its total (its first seat's threshold decides)."""
@@ -279,7 +279,7 @@ def _stars(P, k, dealer, sout, star_thr, totals, stars, row, sw, tracing, tr_int
                         row[C_FIXED + a * sw + P_SPENT] += 1
 
 
-@kernel_jit()
+@kernel_jit(inline=True)
 def _trace_hand(n, k, h, rnd, hp, scratch, abs_of, tr_int, tr_masks, tr_dec):
     """Record hand k's deal, decisions and outcome in tr_int[k], tr_masks[k], tr_dec[k]."""
     hands0, sout, captured, hout, trace = (scratch.dealt, scratch.seat_out, scratch.captured,
@@ -303,7 +303,7 @@ def _trace_hand(n, k, h, rnd, hp, scratch, abs_of, tr_int, tr_masks, tr_dec):
             tr_dec[k, i, j] = trace[i, j]
 
 
-@kernel_jit()
+@kernel_jit(inline=True)
 def _target_game_over(G, n, teams, k, dealer, maker, totals, stars, cand, lead, row):
     """Under a target score: is the game over after hand k (k hands dealt)? Sets lead to
     the winning units: stars enough to win, else the target reached (ties to the last
@@ -355,7 +355,7 @@ def _river_step(tb_size, tb_step, peak):
     return tb_size + tb_step, tb_step
 
 
-@kernel_jit()
+@kernel_jit(inline=True)
 def _final_row(n, teams, tb, sw, totals, stars, lead, row):
     """The game's closing columns: tie-break rounds, units sharing the win, and every
     seat's total, stars and win flag."""

@@ -3,6 +3,11 @@
 Everything game-specific comes from the rule tables (P and `tabs`); the loop mirrors the
 reference engine step for step, including the order in which decisions are asked, so a
 trace of decisions can be replayed there. Scratch arrays are allocated once per chunk.
+
+Each phase is its own function, inlined into run_hand at numba IR level (inline="always"),
+so the compiled hand stays one function as before the split: called apart, each phase
+would receive the ~20 table arrays as some 200 scalar arguments per hand, a cost that
+shows on fast workloads such as random play.
 """
 
 from __future__ import annotations
@@ -126,7 +131,7 @@ def _bid_weights(pol, card_rate, win_weight):
     return card_rate if pol >= L.BID_HEURISTIC else win_weight
 
 
-@kernel_jit()
+@kernel_jit(inline=True)
 def _reset_outputs(n, hout, sout, captured):
     for i in range(H_SIZE):
         hout[i] = -1
@@ -140,7 +145,7 @@ def _reset_outputs(n, hout, sout, captured):
         captured[e] = -1
 
 
-@kernel_jit()
+@kernel_jit(inline=True)
 def _deal(P, rs_deal, perm, hands, hands0, fixed, h, forced_trump, card_suit):
     """Deal the hands and the widow into hands (a copy into hands0) and, when a turned-up
     card decides trump, turn one up; returns it (-1: none)."""
@@ -160,7 +165,7 @@ def _deal(P, rs_deal, perm, hands, hands0, fixed, h, forced_trump, card_suit):
     return turn
 
 
-@kernel_jit()
+@kernel_jit(inline=True)
 def _trump_before_bids(P, rs_pol, hands, h, forced_trump, turn, card_suit, bid_pol, card_rate,
                        win_weight, trace, hout, do_trace):
     """Trump as the rules fix it before any bid: fixed, the turned-up card's suit, or the
@@ -180,7 +185,7 @@ def _trump_before_bids(P, rs_pol, hands, h, forced_trump, turn, card_suit, bid_p
     return trump
 
 
-@kernel_jit()
+@kernel_jit(inline=True)
 def _auction_winner(P, rs_pol, hands, bid_pol, ladder, card_rate, win_weight, trace, hout,
                     do_trace):
     """The auction, then the all-pass rule: returns (maker, ladder step), maker -1 when
@@ -229,7 +234,7 @@ def _auction_winner(P, rs_pol, hands, bid_pol, ladder, card_rate, win_weight, tr
     return high_seat, high
 
 
-@kernel_jit()
+@kernel_jit(inline=True)
 def _maker_declares(P, rs_pol, hands, h, maker, contract, trump, forced_trump, bid_pol,
                     ladder, strength, suit_mask, aces, card_rate, win_weight, sout, trace, hout,
                     do_trace):
@@ -273,7 +278,7 @@ def _maker_declares(P, rs_pol, hands, h, maker, contract, trump, forced_trump, b
     return trump, alone, defender_alone, sitting_out
 
 
-@kernel_jit()
+@kernel_jit(inline=True)
 def _sequential_bids(P, rs_pol, hands, h, constrained, trump, forced_trump, bid_pol, card_rate,
                      win_weight, suit_mask, bid_table, sout, trace, hout, do_trace):
     """Every seat bids in turn from the first bidder (the first bidder names trump first
@@ -388,7 +393,7 @@ def _choose_card(P, tabs, rs_pol, hands, seat, h, trick_no, trump, broken, maker
                           partner_winning, active - played - 1, h, ub, tabs)
 
 
-@kernel_jit()
+@kernel_jit(inline=True)
 def _play_tricks(P, tabs, rs_pol, hands, h, trump, maker, contract, sitting_out, leader,
                  play_pol, sout, captured, ts, won, trace, hout, do_trace):
     """Play the h tricks: tricks and fooled kings into sout, the winner of each capture
@@ -433,7 +438,7 @@ def _play_tricks(P, tabs, rs_pol, hands, h, trump, maker, contract, sitting_out,
         leader = winner
 
 
-@kernel_jit()
+@kernel_jit(inline=True)
 def _score_contract(P, h, maker, contract, alone, ladder, score_t, defenders_t, utook, uscore):
     """A contract hand: the makers' score by the contract (times the alone multiplier),
     the defenders' by their tricks."""
@@ -452,7 +457,7 @@ def _score_contract(P, h, maker, contract, alone, ladder, score_t, defenders_t, 
             uscore[u] = defenders_t[h, utook[u]]
 
 
-@kernel_jit()
+@kernel_jit(inline=True)
 def _score_bids(P, h, sout, captured, score_t, lose_bonus_t, as_exact_t, all_exact_t, ubid,
                 utook, uscore):
     """A bidding hand: each unit's score by (bid, took), then everyone exact, fooled kings
@@ -504,7 +509,7 @@ def _score_bids(P, h, sout, captured, score_t, lose_bonus_t, as_exact_t, all_exa
             uscore[u] = 0
 
 
-@kernel_jit()
+@kernel_jit(inline=True)
 def _score_hand(P, tabs, h, maker, contract, alone, sout, captured, ubid, utook, uscore):
     """Sum bids and tricks by unit (player or team), score the units, and give every seat
     its unit's score in sout."""
