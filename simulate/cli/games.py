@@ -29,14 +29,14 @@ def _train_missing(configs: Sequence[Variant]) -> None:
     """Train (once; the tables are cached) every configuration's table bidder that is not
     trained for its whole schedule. Auctions have nothing to train."""
     from simulate.hands.train import train
-    from simulate.tables.compile import trained_sizes
+    from simulate.tables.compile import record_trained_sizes, trained_sizes
 
     for v in configs:
         if v.bidding_form == "auction" or set(v.schedule) <= set(trained_sizes(v)):
             continue
         click.echo(f"training the table bidder for {v.canonical} (once; cached)", err=True)
         train(v, echo=lambda line: click.echo(line, err=True))
-        v._cache["trained_sizes"] = sorted(set(v.schedule))
+        record_trained_sizes(v, sorted(set(v.schedule)))
 
 
 def game_policy_options(func: Callable[..., Any]) -> Callable[..., Any]:

@@ -21,6 +21,7 @@ import numpy as np
 from simulate.hands.chunks import run_summary_chunk
 from simulate.rules.variant import Variant
 from simulate.runner.plan import DEFAULT_CHUNK, ChunkPlan
+from simulate.tables.bidder import get_card_rate, set_card_rate
 from simulate.tables.compile import compile_tables
 
 if TYPE_CHECKING:
@@ -50,10 +51,10 @@ def calibrate_card_rates(v: Variant, hand_size: int, jobs_for: JobsFor) -> np.nd
 
     jobs_for(v, hand_size): the calibration jobs (simulate.hands.job.calibration_jobs);
     callers use simulate.hands.job.card_rates, which passes it."""
-    key = ("card_rate", hand_size)
     with _lock:
-        if key in v._cache:
-            return v._cache[key]
+        cached = get_card_rate(v.canonical, hand_size)
+        if cached is not None:
+            return cached
         tables = compile_tables(v)
         dealt = np.zeros((5, len(v.cards)), np.int64)
         won = np.zeros((5, len(v.cards)), np.int64)
@@ -65,5 +66,4 @@ def calibrate_card_rates(v: Variant, hand_size: int, jobs_for: JobsFor) -> np.nd
         enough = dealt >= MIN_DEALT
         rate[enough] = won[enough] / dealt[enough]
         tables.card_rate[hand_size] = rate
-        v._cache[key] = rate
-        return rate
+        return set_card_rate(v.canonical, hand_size, rate)

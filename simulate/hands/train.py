@@ -8,16 +8,12 @@ bid with the best mean score — highest, or lowest where low totals win (moving
 cell's bid only for a gain of two standard errors of the paired difference); repeat until
 fewer than 1% of the trained cells change.
 
-Tables are keyed by the variant's canonical string and a format version. Those for every
-shipped game at its default configuration live in simulate/trained/ and load without
-retraining; `bidlab train` writes others to the user's cache folder, where they load too.
+The files the tables live in (format, folders, load and save) are simulate.tables.trained.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -31,55 +27,10 @@ from simulate.kernel.hand import H_OVERRIDDEN, H_TRUMP, S_BID, S_SCORE
 from simulate.rules.variant import Variant
 from simulate.tables import layout as L
 from simulate.tables.compile import RuleTables, compile_tables
-from simulate.util.files import write_atomically
+from simulate.tables.trained import save_trained, user_dir
 
-FORMAT = 1
-SHIPPED_DIR = Path(__file__).parent.parent / "trained"
 MIN_CELL = 40              # deals a cell needs before its bid is trusted
 TRAIN_SEED = 0x7AB1E
-
-
-def user_dir() -> Path:
-    base = os.environ.get("BIDLAB_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.join(Path.home(), ".cache"), "bidlab")
-    return Path(base) / "trained"
-
-
-def table_file(v: Variant, folder: Path) -> Path:
-    digest = hashlib.sha256(f"{FORMAT}:{v.canonical}".encode()).hexdigest()[:12]
-    return folder / f"{v.name}-{v.players}p-{digest}.npz"
-
-
-def load_trained(v: Variant, tables: RuleTables) -> list[int]:
-    """Load trained tables for exactly this configuration; return the hand sizes covered."""
-    for folder in (SHIPPED_DIR, user_dir()):
-        path = table_file(v, folder)
-        if not path.is_file():
-            continue
-        try:
-            with np.load(path, allow_pickle=False) as data:
-                if str(data["canonical"]) != v.canonical or int(data["format"]) != FORMAT or \
-                        data["bid_table"].shape != tables.bid_table.shape:
-                    continue
-                sizes = [int(h) for h in data["sizes"]]
-                for h in sizes:
-                    tables.bid_table[h] = data["bid_table"][h]
-                    tables.card_rate[h] = data["card_rate"][h]
-                    v._cache[("card_rate", h)] = tables.card_rate[h]
-                return sizes
-        except (OSError, KeyError, ValueError):
-            continue   # a damaged file is ignored: the bidder falls back to the heuristic
-    return []
-
-
-def save_trained(v: Variant, tables: RuleTables, sizes: list[int], folder: Path) -> Path:
-    def write(tmp: str) -> None:
-        with open(tmp, "wb") as fh:
-            np.savez_compressed(fh, canonical=np.array(v.canonical), format=np.array(FORMAT),
-                                sizes=np.array(sorted(sizes)), bid_table=tables.bid_table,
-                                card_rate=tables.card_rate)
-
-    return write_atomically(table_file(v, folder), write)
 
 
 def _classes(v: Variant, tables: RuleTables, h: int, masks: np.ndarray,

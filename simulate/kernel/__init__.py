@@ -10,8 +10,10 @@ from pathlib import Path
 
 import numba
 
+from simulate.util.paths import cache_dir
 
-def _cache_dir() -> str:
+
+def _numba_cache_dir() -> str:
     here = Path(__file__).parent
     # the kernel's own modules and the constant modules it compiles in
     sources = [*here.glob("*.py"), *(here.parent / "tables").glob("layout.py"),
@@ -20,10 +22,9 @@ def _cache_dir() -> str:
     for path in sorted(sources):
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
-    base = os.environ.get("BIDLAB_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.join(Path.home(), ".cache"), "bidlab")
-    return os.path.join(base, "numba", digest.hexdigest()[:16])
+    return str(cache_dir() / "numba" / digest.hexdigest()[:16])
 
 
 if not os.environ.get("NUMBA_CACHE_DIR"):
-    numba.config.CACHE_DIR = _cache_dir()
+    # numba's stubs omit the settings numba.config builds at import time
+    numba.config.CACHE_DIR = _numba_cache_dir()  # type: ignore[attr-defined]

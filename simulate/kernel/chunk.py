@@ -8,7 +8,6 @@ on how hands are cut into chunks or spread over threads.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from simulate.kernel.bits import lowest_bit_index
 from simulate.kernel.hand import (
@@ -25,16 +24,25 @@ from simulate.kernel.hand import (
     S_TRICKS,
     run_hand,
 )
+from simulate.kernel.jit import kernel_jit
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
 
 
-@njit(cache=True, nogil=True, _nrt=False, error_model="numpy")
+@kernel_jit(nogil=True)
 def run_records(P, tabs, seed, start, count, h, constrained, fixed, forced_trump, play_pol,
-                bid_pol, scratch, hand_out, seat_out, mask_out, captured_out):  # type: ignore[no-untyped-def]
+                bid_pol, scratch, hand_out, seat_out, mask_out, captured_out):
+    """Play hands start..start+count-1 and keep one record per hand.
+
+    P, tabs: the rule vector and RuleTables.as_tuple(); seed: the run's seed; start, count:
+    the hand indices; h: cards per hand; constrained: apply the hook or Max Bet; fixed:
+    uint64[n] cards pinned to seats; forced_trump: trump index to impose (-1: none);
+    play_pol, bid_pol: policy ids by seat; scratch: hand.make_scratch(...). Outputs, row j
+    for hand start+j: hand_out[j] the H_ slots, seat_out[j, s] the S_ columns of seat s,
+    mask_out[j] the dealt hands and the widow, captured_out[j] the capturing seat by event."""
     n = P[0]
-    hands0, sout, captured, hout = scratch[2], scratch[3], scratch[4], scratch[12]
+    hands0, sout, captured, hout = scratch.dealt, scratch.seat_out, scratch.captured, scratch.hand_out
     for j in range(count):
         run_hand(P, tabs, seed, start + j, h, constrained, fixed, forced_trump, play_pol,
                  bid_pol, scratch, False)
@@ -49,16 +57,20 @@ def run_records(P, tabs, seed, start, count, h, constrained, fixed, forced_trump
             captured_out[j, e] = captured[e]
 
 
-@njit(cache=True, nogil=True, _nrt=False, error_model="numpy")
+@kernel_jit(nogil=True)
 def run_summary(P, tabs, seed, start, count, h, constrained, fixed, forced_trump, play_pol,
                 bid_pol, scratch, counts, score_sum, score_sq, score_hist, score_min, trumps,
-                events, contracts, card_stats, card_dealt, card_won):  # type: ignore[no-untyped-def]
-    """Accumulate: counts/score sums by [seat, bid, took], histogram by [seat, bid, took, score],
-    trump choices, [fooled kings by seat, captures by event and seat], contracts by step;
-    with card_stats, how often each card was dealt and took a trick, by trump."""
+                events, contracts, card_stats, card_dealt, card_won):
+    """Play hands start..start+count-1 and add them to running sums (memory flat in hands).
+
+    P ... scratch as in run_records. Accumulated: counts, score_sum, score_sq by [seat, bid,
+    took]; score_hist by [seat, bid, took, score - score_min] (clipped to its width); trumps
+    by trump index; events[0, seat] fooled kings and events[1 + e, seat] captures of event e;
+    contracts by ladder step (0: voided hands); with card_stats, card_dealt and card_won by
+    [trump, card]: how often each card was dealt and took a trick."""
     n = P[0]
-    hands0, sout, captured, won, hout = scratch[2], scratch[3], scratch[4], scratch[6], \
-        scratch[12]
+    hands0, sout, captured, won, hout = scratch.dealt, scratch.seat_out, scratch.captured, scratch.won, \
+        scratch.hand_out
     width = score_hist.shape[3]
     for j in range(count):
         run_hand(P, tabs, seed, start + j, h, constrained, fixed, forced_trump, play_pol,
@@ -93,13 +105,17 @@ def run_summary(P, tabs, seed, start, count, h, constrained, fixed, forced_trump
                 m &= m - ONE
 
 
-@njit(cache=True, nogil=True, _nrt=False, error_model="numpy")
+@kernel_jit(nogil=True)
 def run_traces(P, tabs, seed, indices, h, constrained, fixed, forced_trump, play_pol, bid_pol,
-               scratch, trace_out, ndec_out, hand_out, seat_out, mask_out, captured_out):  # type: ignore[no-untyped-def]
-    """Replay chosen hands with every decision recorded, plus their ordinary outputs."""
+               scratch, trace_out, ndec_out, hand_out, seat_out, mask_out, captured_out):
+    """Replay the hands `indices` with every decision recorded, plus their ordinary outputs.
+
+    P ... scratch as in run_records (indices replaces start, count). Outputs, row j for hand
+    indices[j]: trace_out[j, i] the i-th decision (kind, seat, value), ndec_out[j] how many;
+    hand_out, seat_out, mask_out, captured_out as in run_records."""
     n = P[0]
-    hands0, sout, captured, hout, trace = (scratch[2], scratch[3], scratch[4], scratch[12],
-                                           scratch[13])
+    hands0, sout, captured, hout, trace = (scratch.dealt, scratch.seat_out, scratch.captured,
+                                           scratch.hand_out, scratch.trace)
     for j in range(indices.shape[0]):
         run_hand(P, tabs, seed, indices[j], h, constrained, fixed, forced_trump, play_pol,
                  bid_pol, scratch, True)

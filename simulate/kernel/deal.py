@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from simulate.kernel.jit import kernel_jit
 from simulate.kernel.rng import below, seed_stream
 from simulate.tables import layout as L
 
@@ -12,8 +12,10 @@ ONE = np.uint64(1)
 ZERO = np.uint64(0)
 
 
-@njit(cache=True, inline="always", _nrt=False, error_model="numpy")
-def _draw(rs, perm, pos, size):  # type: ignore[no-untyped-def]
+@kernel_jit(inline=True)
+def draw_card(rs, perm, pos, size):
+    """Draw one card uniformly from perm[pos:size] (one Fisher-Yates step: it is swapped
+    to perm[pos], so the next draw starts at pos + 1); returns the card."""
     k = pos + below(rs, size - pos)
     c = perm[k]
     perm[k] = perm[pos]
@@ -21,9 +23,10 @@ def _draw(rs, perm, pos, size):  # type: ignore[no-untyped-def]
     return c
 
 
-@njit(cache=True, inline="always", _nrt=False, error_model="numpy")
-def deal_cards(P, rs, perm, hands, fixed, h):  # type: ignore[no-untyped-def]
-    """Fill hands[0..n-1] (fixed seats keep their cards) and hands[n] (the widow).
+@kernel_jit(inline=True)
+def deal_cards(P, rs, perm, hands, fixed, h):
+    """Fill hands[0..n-1] (fixed seats keep their cards) and hands[n] (the widow), drawing
+    from the stream rs with perm as the shuffle's work array.
 
     Returns (cards drawn, size of the pool) so the caller can draw more from perm."""
     n = P[L.N_PLAYERS]
@@ -48,21 +51,25 @@ def deal_cards(P, rs, perm, hands, fixed, h):  # type: ignore[no-untyped-def]
             continue
         m = ZERO
         for _ in range(h):
-            m |= ONE << np.uint64(_draw(rs, perm, pos, size))
+            m |= ONE << np.uint64(draw_card(rs, perm, pos, size))
             pos += 1
         hands[s] = m
     m = ZERO
     for _ in range(P[L.WIDOW]):
-        m |= ONE << np.uint64(_draw(rs, perm, pos, size))
+        m |= ONE << np.uint64(draw_card(rs, perm, pos, size))
         pos += 1
     hands[n] = m
     return pos, size
 
 
-@njit(cache=True, nogil=True, _nrt=False, error_model="numpy")
-def run_deals(P, seed, start, count, h, fixed, perm, hands, rs):  # type: ignore[no-untyped-def]
+@kernel_jit(nogil=True)
+def run_deals(P, seed, start, count, h, fixed, perm, hands, rs):
     """Deal `count` hands and nothing else (the benchmark's dealing-alone workload); the
-    XOR of every dealt mask keeps the work from being optimised away."""
+    XOR of every dealt mask keeps the work from being optimised away.
+
+    P: the rule vector; seed, start: hand j uses the stream of hand start + j; h: cards per
+    hand; fixed: uint64[n] pinned cards; perm, hands, rs: scratch (int64[deck],
+    uint64[n + 1], uint64[3]). Returns the XOR of every dealt hand."""
     acc = ZERO
     n = P[L.N_PLAYERS]
     for j in range(count):

@@ -15,7 +15,6 @@ small arrays (schedule, constrained rounds, cards whose holders are tracked).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from simulate.kernel.hand import (
     H_ALONE,
@@ -32,6 +31,7 @@ from simulate.kernel.hand import (
     S_TRICKS,
     run_hand,
 )
+from simulate.kernel.jit import kernel_jit
 from simulate.kernel.policies import choose_bid
 from simulate.tables import layout as L
 
@@ -58,6 +58,8 @@ T_HOUT = 5
 
 
 def seat_width(n_specials: int, n_events: int) -> int:
+    """Columns of one seat's block in a game row: the P_ columns, then held / exact-while-
+    holding per special card, then captures per event."""
     return SEAT_BASE + 2 * n_specials + n_events
 
 
@@ -67,6 +69,7 @@ def trace_width(n: int) -> int:
 
 
 def make_game_scratch(n: int) -> tuple[np.ndarray, ...]:
+    """play_game's per-chunk work arrays for n players (the `gs` argument)."""
     return (np.zeros(n, np.int64),   # play policies by relative seat
             np.zeros(n, np.int64),   # bid policies by relative seat
             np.zeros(n, np.int64),   # totals by absolute seat
@@ -78,13 +81,13 @@ def make_game_scratch(n: int) -> tuple[np.ndarray, ...]:
             np.zeros(n, np.int64))   # absolute seat of each seat of the current hand
 
 
-@njit(cache=True, inline="always", _nrt=False, error_model="numpy")
-def _unit(s, teams):  # type: ignore[no-untyped-def]
+@kernel_jit(inline=True)
+def _unit(s, teams):
     return s % teams if teams > 0 else s
 
 
-@njit(cache=True, nogil=True, _nrt=False, error_model="numpy")
-def _leaders(totals, n_units, lower, candidates, flags):  # type: ignore[no-untyped-def]
+@kernel_jit(nogil=True)
+def _leaders(totals, n_units, lower, candidates, flags):
     """flags[u] = 1 for the candidate units with the best total (unit u's total is seat
     u's: seat u is the unit's first member); returns how many."""
     best = 0
@@ -102,8 +105,8 @@ def _leaders(totals, n_units, lower, candidates, flags):  # type: ignore[no-unty
     return k
 
 
-@njit(cache=True, nogil=True, _nrt=False, error_model="numpy")
-def _forced(P, tabs, hands0, sout, h, trump, bp, rs):  # type: ignore[no-untyped-def]
+@kernel_jit(nogil=True)
+def _forced(P, tabs, hands0, sout, h, trump, bp, rs):
     """1 when the hook (or Max Bet) moved the last bidder off its own bid: the bid nearest
     its expected tricks (the heuristic's; a trained table already bids around the hook, so
     its own choice would hide the effect). Asked after the hand, from the dealt hand, the
@@ -115,253 +118,248 @@ def _forced(P, tabs, hands0, sout, h, trump, bp, rs):  # type: ignore[no-untyped
         if s != last:
             total += sout[s, S_BID]
     pol = min(bp[last], L.BID_HEURISTIC)
-    weights = tabs[18] if pol >= L.BID_HEURISTIC else tabs[6]     # card_rate, win_weight
+    weights = tabs.card_rate if pol >= L.BID_HEURISTIC else tabs.win_weight
     own = choose_bid(pol, rs, 0, h, -1, hands0[last], h, trump, weights, last, total,
-                     tabs[3], tabs[19])
+                     tabs.suit_mask, tabs.bid_table)
     return 1 if own != sout[last, S_BID] else 0
 
 
-@njit(cache=True, nogil=True, _nrt=False, error_model="numpy")
-def play_game(P, tabs, SP, stabs, G, sched, con_rounds, specials, seed, gidx, play_abs,
-              bid_abs, star_thr, scratch, gs, row, by_size, do_trace, tr_int, tr_masks,
-              tr_dec):  # type: ignore[no-untyped-def]
-    """Play game `gidx` into `row` (one per-game output row; see the C_/P_ columns).
+@kernel_jit(inline=True)
+def _next_hand(G, sched, con_rounds, k, tb_size):
+    """Hand k of the game: (cards per hand, schedule round or -1 for a tie-break round,
+    whether the hook applies). Under a target score every hand is the schedule's first."""
+    if G[G_TARGET_RULE] == 1:
+        return sched[0], 0, con_rounds[0] == 1
+    if k < sched.shape[0]:
+        return sched[k], k, con_rounds[k] == 1
+    return min(tb_size, G[G_TB_PEAK]), -1, G[G_TB_CONSTRAINED] == 1
 
-    by_size[0|1, a, h] counts hands played / exact by absolute seat and hand size;
-    by_size[2|3, s, h] the same by seat relative to the dealer. With do_trace, hand k's
-    deal, decisions and outcome go to tr_int[k], tr_masks[k], tr_dec[k] (as many hands as
-    those arrays hold; the return value is the number of hands played).
 
-    SP[k] and stabs[k] are the rule tables of this game for k players: a tie-break round for
-    the tied players only (tiebreak_participants=tied_only) is a k-player hand."""
-    pp, bp, totals, stars, cand, lead, fixed, rs_own, abs_of = gs
-    hands0, sout, captured, hout, trace = scratch[2], scratch[3], scratch[4], scratch[12], \
-        scratch[13]
+@kernel_jit(inline=True)
+def _seat_players(G, n, k, n_sched, dealer, lead, play_abs, bid_abs, abs_of, pp, bp):
+    """Who plays hand k: everyone, or in a tied-only tie-break round the tied players, in
+    their order from the dealer's left (the last of them deals). Fills abs_of, pp, bp by
+    seat of the hand; returns (players, whether it is a tied-only round)."""
+    tied_round = False
+    if k >= n_sched and G[G_TARGET_RULE] != 1 and G[G_TIED_ONLY] == 1:
+        m = 0
+        for a in range(n):
+            m += lead[a]
+        tied_round = m < n
+    hp = 0
+    for j in range(n):
+        a = (dealer + 1 + j) % n
+        if not tied_round or lead[a] == 1:
+            abs_of[hp] = a
+            pp[hp] = play_abs[a]
+            bp[hp] = bid_abs[a]
+            hp += 1
+    return hp, tied_round
+
+
+@kernel_jit(inline=True)
+def _tally_seats(P, h, hp, made, specials, hands0, sout, captured, hout, abs_of, totals, row,
+                 by_size):
+    """Add the hand's scores to the totals and its per-seat counts (exact or made, bids,
+    tricks, maker, alone, special cards held, captures) to the row and by_size."""
+    teams = P[L.TEAMS]
+    contract_game = P[L.KIND] == 1
+    maker = hout[H_MAKER]
+    n_sp = specials.shape[0]
+    sw = SEAT_BASE + 2 * n_sp + P[L.N_EVENTS]
+    for s in range(hp):
+        a = abs_of[s]
+        base = C_FIXED + a * sw
+        totals[a] += sout[s, S_SCORE]
+        b, t = sout[s, S_BID], sout[s, S_TRICKS]
+        if contract_game:
+            ok = _unit(s, teams) == _unit(maker, teams) and made
+        else:
+            ok = b == t
+        row[base + P_PLAYED] += 1
+        row[base + P_EXACT] += 1 if ok else 0
+        row[base + P_FOOLED] += sout[s, S_FOOLED]
+        row[base + P_BIDS] += b
+        row[base + P_TRICKS] += t
+        if s == maker:
+            row[base + P_MAKER] += 1
+            row[base + P_MADE] += 1 if made else 0
+        if s == hout[H_ALONE]:
+            row[base + P_ALONE] += 1
+        by_size[0, a, h] += 1
+        by_size[1, a, h] += 1 if ok else 0
+        by_size[2, s, h] += 1
+        by_size[3, s, h] += 1 if ok else 0
+        for e in range(n_sp):
+            if (hands0[s] >> np.uint64(specials[e])) & ONE:
+                row[base + SEAT_BASE + e] += 1
+                row[base + SEAT_BASE + n_sp + e] += 1 if ok else 0
+    for e in range(P[L.N_EVENTS]):
+        if captured[e] >= 0:
+            a = abs_of[captured[e]]
+            row[C_FIXED + a * sw + SEAT_BASE + 2 * n_sp + e] += 1
+
+
+@kernel_jit(inline=True)
+def _tally_hand(P, tabs, h, hp, constrained, tied_round, specials, scratch, bp, rs_own,
+                abs_of, totals, row, by_size):
+    """Count the hand just played into the game's row: hands, hook-constrained and forced
+    hands, voided hands, contracts, everyone exact, and every seat's counts."""
     n = P[L.N_PLAYERS]
     teams = P[L.TEAMS]
     n_units = teams if teams > 0 else n
-    n_sp = specials.shape[0]
-    n_ev = P[L.N_EVENTS]
-    sw = SEAT_BASE + 2 * n_sp + n_ev
+    hands0, sout, captured, hout = scratch.dealt, scratch.seat_out, scratch.captured, scratch.hand_out
     contract_game = P[L.KIND] == 1
-    lower = G[G_LOWER] == 1
-    for i in range(row.shape[0]):
-        row[i] = 0
-    for a in range(n):
-        totals[a] = 0
-        stars[a] = 0
-    n_sched = sched.shape[0]
-    peak = G[G_TB_PEAK]
-    target_rule = G[G_TARGET_RULE] == 1
-    k = 0                 # hands dealt so far
-    tb = 0                # tie-break rounds played
-    tb_size, tb_step = 2, 1
-    done = False
-    while not done:
-        # ---- which hand comes next
-        if target_rule:
-            h = sched[0]
-            rnd = 0
-            constrained = con_rounds[0] == 1
-        elif k < n_sched:
-            h = sched[k]
-            rnd = k
-            constrained = con_rounds[k] == 1
-        else:
-            h = min(tb_size, peak)
-            rnd = -1
-            constrained = G[G_TB_CONSTRAINED] == 1
-        dealer = (n - 1 + k) % n
-        # who plays: everyone, or in a tied-only tie-break round the tied players, in
-        # their order from the dealer's left (the last of them deals)
-        hp = 0
-        tied_round = False
-        if k >= n_sched and not target_rule and G[G_TIED_ONLY] == 1:
-            m = 0
-            for a in range(n):
-                m += lead[a]
-            tied_round = m < n
-        for j in range(n):
-            a = (dealer + 1 + j) % n
-            if not tied_round or lead[a] == 1:
-                abs_of[hp] = a
-                pp[hp] = play_abs[a]
-                bp[hp] = bid_abs[a]
-                hp += 1
-        tracing = do_trace and k < tr_int.shape[0]
-        if tied_round:
-            run_hand(SP[hp], stabs[hp], seed, gidx * HANDS_PER_GAME + k, h, constrained, fixed,
-                     -1, pp, bp, scratch, tracing)
-        else:
-            run_hand(P, tabs, seed, gidx * HANDS_PER_GAME + k, h, constrained, fixed, -1, pp,
-                     bp, scratch, tracing)
-        voided = hout[H_VOIDED] == 1
-        maker = hout[H_MAKER]
-        row[C_HANDS] += 1
-        if constrained and not voided and not tied_round and \
-                P[L.FORM] == L.FORM_SEQUENTIAL and P[L.CONSTRAINT] != L.CON_NONE:
-            row[C_CONSTRAINED] += 1
-            row[C_FORCED] += _forced(P, tabs, hands0, sout, h, hout[H_TRUMP], bp, rs_own)
-        if voided:
-            row[C_VOIDED] += 1
-        else:
-            if contract_game:
-                row[C_CONTRACTS] += 1
-            made = False
-            if contract_game:
-                need = tabs[12][hout[H_CONTRACT], 0]   # ladder
-                took = 0
-                for s in range(n):
-                    if _unit(s, teams) == _unit(maker, teams):
-                        took += sout[s, S_TRICKS]
-                made = took >= need
-            for s in range(hp):
-                a = abs_of[s]
-                base = C_FIXED + a * sw
-                totals[a] += sout[s, S_SCORE]
-                b, t = sout[s, S_BID], sout[s, S_TRICKS]
-                if contract_game:
-                    ok = _unit(s, teams) == _unit(maker, teams) and made
-                else:
-                    ok = b == t
-                row[base + P_PLAYED] += 1
-                row[base + P_EXACT] += 1 if ok else 0
-                row[base + P_FOOLED] += sout[s, S_FOOLED]
-                row[base + P_BIDS] += b
-                row[base + P_TRICKS] += t
-                if s == maker:
-                    row[base + P_MAKER] += 1
-                    row[base + P_MADE] += 1 if made else 0
-                if s == hout[H_ALONE]:
-                    row[base + P_ALONE] += 1
-                by_size[0, a, h] += 1
-                by_size[1, a, h] += 1 if ok else 0
-                by_size[2, s, h] += 1
-                by_size[3, s, h] += 1 if ok else 0
-                for e in range(n_sp):
-                    if (hands0[s] >> np.uint64(specials[e])) & ONE:
-                        row[base + SEAT_BASE + e] += 1
-                        row[base + SEAT_BASE + n_sp + e] += 1 if ok else 0
-            for e in range(n_ev):
-                if captured[e] >= 0:
-                    a = abs_of[captured[e]]
-                    row[C_FIXED + a * sw + SEAT_BASE + 2 * n_sp + e] += 1
-            if not contract_game:
-                # everyone exact: every unit (player or team) made its bid exactly
-                ubid, utook = scratch[9], scratch[10]
-                all_exact = True
-                for u in range(n_units if not tied_round else hp):
-                    if ubid[u] != utook[u]:
-                        all_exact = False
-                if all_exact:
-                    row[C_ALL_EXACT] += 1
+    voided = hout[H_VOIDED] == 1
+    maker = hout[H_MAKER]
+    row[C_HANDS] += 1
+    if constrained and not voided and not tied_round and \
+            P[L.FORM] == L.FORM_SEQUENTIAL and P[L.CONSTRAINT] != L.CON_NONE:
+        row[C_CONSTRAINED] += 1
+        row[C_FORCED] += _forced(P, tabs, hands0, sout, h, hout[H_TRUMP], bp, rs_own)
+    if voided:
+        row[C_VOIDED] += 1
+        return
+    if contract_game:
+        row[C_CONTRACTS] += 1
+    made = False
+    if contract_game:
+        need = tabs.ladder[hout[H_CONTRACT], 0]
+        took = 0
+        for s in range(n):
+            if _unit(s, teams) == _unit(maker, teams):
+                took += sout[s, S_TRICKS]
+        made = took >= need
+    _tally_seats(P, h, hp, made, specials, hands0, sout, captured, hout, abs_of, totals, row,
+                 by_size)
+    if not contract_game:
+        # everyone exact: every unit (player or team) made its bid exactly
+        ubid, utook = scratch.unit_bids, scratch.unit_tricks
+        all_exact = True
+        for u in range(n_units if not tied_round else hp):
+            if ubid[u] != utook[u]:
+                all_exact = False
+        if all_exact:
+            row[C_ALL_EXACT] += 1
 
-        # ---- stars: a star per exact unit, then a unit that scored may spend one
-        if tracing:
-            for u in range(n):
-                tr_int[k, T_HOUT + H_SIZE + n * S_SIZE + u] = -1
-        if G[G_STARS] == 1 and not voided:
-            for u in range(n_units):
-                bsum, tsum = 0, 0
-                for s in range(n):
-                    if _unit((dealer + 1 + s) % n, teams) == u:
-                        bsum += sout[s, S_BID]
-                        tsum += sout[s, S_TRICKS]
-                if bsum == tsum:
-                    for a in range(n):
-                        if _unit(a, teams) == u:
-                            stars[a] += 1
-            for u in range(n_units):
-                lead_rel = n
+
+@kernel_jit(inline=True)
+def _stars(P, k, dealer, sout, star_thr, totals, stars, row, sw, tracing, tr_int):
+    """Horseshoes stars: a star per exact unit, then a unit that scored may spend one to
+    take the hand's points off its total (its first seat's threshold decides)."""
+    n = P[L.N_PLAYERS]
+    teams = P[L.TEAMS]
+    n_units = teams if teams > 0 else n
+    for u in range(n_units):
+        bsum, tsum = 0, 0
+        for s in range(n):
+            if _unit((dealer + 1 + s) % n, teams) == u:
+                bsum += sout[s, S_BID]
+                tsum += sout[s, S_TRICKS]
+        if bsum == tsum:
+            for a in range(n):
+                if _unit(a, teams) == u:
+                    stars[a] += 1
+    for u in range(n_units):
+        lead_rel = n
+        for a in range(n):
+            if _unit(a, teams) == u:
+                lead_rel = min(lead_rel, (a - dealer - 1 + 2 * n) % n)
+        points = sout[lead_rel, S_SCORE]
+        if points > 0 and stars[u] > 0:
+            thr = star_thr[(dealer + 1 + lead_rel) % n]
+            spend = thr >= 0 and points >= thr
+            if tracing:
+                tr_int[k, T_HOUT + H_SIZE + n * S_SIZE + u] = 1 if spend else 0
+            if spend:
                 for a in range(n):
                     if _unit(a, teams) == u:
-                        lead_rel = min(lead_rel, (a - dealer - 1 + 2 * n) % n)
-                points = sout[lead_rel, S_SCORE]
-                if points > 0 and stars[u] > 0:
-                    thr = star_thr[(dealer + 1 + lead_rel) % n]
-                    spend = thr >= 0 and points >= thr
-                    if tracing:
-                        tr_int[k, T_HOUT + H_SIZE + n * S_SIZE + u] = 1 if spend else 0
-                    if spend:
-                        for a in range(n):
-                            if _unit(a, teams) == u:
-                                stars[a] -= 1
-                                totals[a] -= points
-                                row[C_FIXED + a * sw + P_SPENT] += 1
+                        stars[a] -= 1
+                        totals[a] -= points
+                        row[C_FIXED + a * sw + P_SPENT] += 1
 
-        if tracing:
-            tr_int[k, T_SIZE] = h
-            tr_int[k, T_ROUND] = rnd
-            tr_int[k, T_DEALER] = abs_of[hp - 1]
-            tr_int[k, T_NDEC] = hout[H_NDEC]
-            tr_int[k, T_PLAYERS] = hp
-            for i in range(H_SIZE):
-                tr_int[k, T_HOUT + i] = hout[i]
-            for s in range(n):
-                for i in range(S_SIZE):
-                    tr_int[k, T_HOUT + H_SIZE + s * S_SIZE + i] = sout[s, i]
-            for e in range(L.MAX_EVENTS):
-                tr_int[k, T_HOUT + H_SIZE + n * S_SIZE + n + e] = captured[e]
-            for s in range(hp + 1):
-                tr_masks[k, s] = hands0[s]
-            for i in range(hout[H_NDEC]):
-                for j in range(3):
-                    tr_dec[k, i, j] = trace[i, j]
-        k += 1
 
-        # ---- is the game over?
-        if target_rule:
-            if G[G_STARS] == 1:
-                any_star = False
-                for u in range(n_units):
-                    cand[u] = 1 if stars[u] >= G[G_STAR_WIN] else 0
-                    any_star = any_star or cand[u] == 1
-                if any_star:
-                    _leaders(totals, n_units, lower, cand, lead)
-                    row[C_STAR_WIN] = 1
-                    done = True
-            if not done:
-                any_reached = False
-                for u in range(n_units):
-                    cand[u] = 1 if totals[u] >= G[G_TARGET] else 0
-                    any_reached = any_reached or cand[u] == 1
-                if any_reached:
-                    done = True
-                    if lower:
-                        for u in range(n_units):
-                            cand[u] = 1
-                        _leaders(totals, n_units, True, cand, lead)
-                    else:
-                        m = _leaders(totals, n_units, False, cand, lead)
-                        if m > 1 and G[G_TIES_MAKERS] == 1 and maker >= 0:
-                            mu = _unit((dealer + 1 + maker) % n, teams)
-                            if lead[mu] == 1:
-                                for u in range(n_units):
-                                    lead[u] = 1 if u == mu else 0
-            if not done and k >= G[G_MAX_HANDS]:
-                for u in range(n_units):
-                    cand[u] = 1
-                _leaders(totals, n_units, lower, cand, lead)
-                row[C_CAPPED] = 1
-                done = True
-        elif k >= n_sched:
-            if k > n_sched:
-                # a tie-break round was just played: move along the river, bouncing in [1, peak]
-                tb += 1
-                if tb_size >= peak:
-                    tb_step = -1
-                elif tb_size <= 1:
-                    tb_step = 1
-                tb_size += tb_step
+@kernel_jit(inline=True)
+def _trace_hand(n, k, h, rnd, hp, scratch, abs_of, tr_int, tr_masks, tr_dec):
+    """Record hand k's deal, decisions and outcome in tr_int[k], tr_masks[k], tr_dec[k]."""
+    hands0, sout, captured, hout, trace = (scratch.dealt, scratch.seat_out, scratch.captured,
+                                           scratch.hand_out, scratch.trace)
+    tr_int[k, T_SIZE] = h
+    tr_int[k, T_ROUND] = rnd
+    tr_int[k, T_DEALER] = abs_of[hp - 1]
+    tr_int[k, T_NDEC] = hout[H_NDEC]
+    tr_int[k, T_PLAYERS] = hp
+    for i in range(H_SIZE):
+        tr_int[k, T_HOUT + i] = hout[i]
+    for s in range(n):
+        for i in range(S_SIZE):
+            tr_int[k, T_HOUT + H_SIZE + s * S_SIZE + i] = sout[s, i]
+    for e in range(L.MAX_EVENTS):
+        tr_int[k, T_HOUT + H_SIZE + n * S_SIZE + n + e] = captured[e]
+    for s in range(hp + 1):
+        tr_masks[k, s] = hands0[s]
+    for i in range(hout[H_NDEC]):
+        for j in range(3):
+            tr_dec[k, i, j] = trace[i, j]
+
+
+@kernel_jit(inline=True)
+def _target_game_over(G, n, teams, k, dealer, maker, totals, stars, cand, lead, row):
+    """Under a target score: is the game over after hand k (k hands dealt)? Sets lead to
+    the winning units: stars enough to win, else the target reached (ties to the last
+    maker's side where the rules say so), else the safety cap."""
+    n_units = teams if teams > 0 else n
+    lower = G[G_LOWER] == 1
+    if G[G_STARS] == 1:
+        any_star = False
+        for u in range(n_units):
+            cand[u] = 1 if stars[u] >= G[G_STAR_WIN] else 0
+            any_star = any_star or cand[u] == 1
+        if any_star:
+            _leaders(totals, n_units, lower, cand, lead)
+            row[C_STAR_WIN] = 1
+            return True
+    any_reached = False
+    for u in range(n_units):
+        cand[u] = 1 if totals[u] >= G[G_TARGET] else 0
+        any_reached = any_reached or cand[u] == 1
+    if any_reached:
+        if lower:
             for u in range(n_units):
                 cand[u] = 1
-            m = _leaders(totals, n_units, lower, cand, lead)
-            if m == 1 or G[G_RIVER] == 0:
-                done = True
-            elif tb >= G[G_TB_CAP]:
-                row[C_CAPPED] = 1      # a shared win after the safety cap
-                done = True
-    # ---- final row
+            _leaders(totals, n_units, True, cand, lead)
+        else:
+            m = _leaders(totals, n_units, False, cand, lead)
+            if m > 1 and G[G_TIES_MAKERS] == 1 and maker >= 0:
+                mu = _unit((dealer + 1 + maker) % n, teams)
+                if lead[mu] == 1:
+                    for u in range(n_units):
+                        lead[u] = 1 if u == mu else 0
+        return True
+    if k >= G[G_MAX_HANDS]:
+        for u in range(n_units):
+            cand[u] = 1
+        _leaders(totals, n_units, lower, cand, lead)
+        row[C_CAPPED] = 1
+        return True
+    return False
+
+
+@kernel_jit(inline=True)
+def _river_step(tb_size, tb_step, peak):
+    """The next tie-break hand size along the river, bouncing in [1, peak]."""
+    if tb_size >= peak:
+        tb_step = -1
+    elif tb_size <= 1:
+        tb_step = 1
+    return tb_size + tb_step, tb_step
+
+
+@kernel_jit(inline=True)
+def _final_row(n, teams, tb, sw, totals, stars, lead, row):
+    """The game's closing columns: tie-break rounds, units sharing the win, and every
+    seat's total, stars and win flag."""
+    n_units = teams if teams > 0 else n
     row[C_TIEBREAKS] = tb
     units_won = 0
     for u in range(n_units):
@@ -372,24 +370,107 @@ def play_game(P, tabs, SP, stabs, G, sched, con_rounds, specials, seed, gidx, pl
         row[base + P_TOTAL] = totals[a]
         row[base + P_STARS] = stars[a]
         row[base + P_WIN] = lead[_unit(a, teams)]
+
+
+@kernel_jit(nogil=True)
+def play_game(P, tabs, SP, stabs, G, sched, con_rounds, specials, seed, gidx, play_abs,
+              bid_abs, star_thr, scratch, gs, row, by_size, do_trace, tr_int, tr_masks,
+              tr_dec):
+    """Play game `gidx` into `row` (one per-game output row; see the C_/P_ columns).
+
+    P, tabs: the rule vector and RuleTables.as_tuple() of the game; SP[k], stabs[k]: the
+    same for k players (a tie-break round for the tied players only,
+    tiebreak_participants=tied_only, is a k-player hand); G: the end rule (G_ slots);
+    sched: hand sizes of the schedule; con_rounds: 1 where the hook applies, by round;
+    specials: cards whose holders are counted; seed, gidx: the stream (hand k draws from
+    key gidx * HANDS_PER_GAME + k); play_abs, bid_abs: policy ids by absolute seat;
+    star_thr: star-spending threshold by absolute seat (-1: never); scratch:
+    hand.make_scratch(...); gs: make_game_scratch(n); by_size[0|1, a, h] counts hands
+    played / exact by absolute seat and hand size, by_size[2|3, s, h] the same by seat
+    relative to the dealer. With do_trace, hand k's deal, decisions and outcome go to
+    tr_int[k], tr_masks[k], tr_dec[k] (as many hands as those arrays hold). Returns the
+    number of hands played."""
+    pp, bp, totals, stars, cand, lead, fixed, rs_own, abs_of = gs
+    hout = scratch.hand_out
+    n = P[L.N_PLAYERS]
+    teams = P[L.TEAMS]
+    n_units = teams if teams > 0 else n
+    sw = SEAT_BASE + 2 * specials.shape[0] + P[L.N_EVENTS]
+    for i in range(row.shape[0]):
+        row[i] = 0
+    for a in range(n):
+        totals[a] = 0
+        stars[a] = 0
+    n_sched = sched.shape[0]
+    target_rule = G[G_TARGET_RULE] == 1
+    k = 0                 # hands dealt so far
+    tb = 0                # tie-break rounds played
+    tb_size, tb_step = 2, 1
+    done = False
+    while not done:
+        h, rnd, constrained = _next_hand(G, sched, con_rounds, k, tb_size)
+        dealer = (n - 1 + k) % n
+        hp, tied_round = _seat_players(G, n, k, n_sched, dealer, lead, play_abs, bid_abs,
+                                       abs_of, pp, bp)
+        tracing = do_trace and k < tr_int.shape[0]
+        if tied_round:
+            run_hand(SP[hp], stabs[hp], seed, gidx * HANDS_PER_GAME + k, h, constrained, fixed,
+                     -1, pp, bp, scratch, tracing)
+        else:
+            run_hand(P, tabs, seed, gidx * HANDS_PER_GAME + k, h, constrained, fixed, -1, pp,
+                     bp, scratch, tracing)
+        voided = hout[H_VOIDED] == 1
+        maker = hout[H_MAKER]
+        _tally_hand(P, tabs, h, hp, constrained, tied_round, specials, scratch, bp, rs_own,
+                    abs_of, totals, row, by_size)
+        if tracing:
+            for u in range(n):
+                tr_int[k, T_HOUT + H_SIZE + n * S_SIZE + u] = -1
+        if G[G_STARS] == 1 and not voided:
+            _stars(P, k, dealer, scratch.seat_out, star_thr, totals, stars, row, sw, tracing, tr_int)
+        if tracing:
+            _trace_hand(n, k, h, rnd, hp, scratch, abs_of, tr_int, tr_masks, tr_dec)
+        k += 1
+        # ---- is the game over?
+        if target_rule:
+            done = _target_game_over(G, n, teams, k, dealer, maker, totals, stars, cand, lead,
+                                     row)
+        elif k >= n_sched:
+            if k > n_sched:
+                tb += 1            # a tie-break round was just played
+                tb_size, tb_step = _river_step(tb_size, tb_step, G[G_TB_PEAK])
+            for u in range(n_units):
+                cand[u] = 1
+            m = _leaders(totals, n_units, G[G_LOWER] == 1, cand, lead)
+            if m == 1 or G[G_RIVER] == 0:
+                done = True
+            elif tb >= G[G_TB_CAP]:
+                row[C_CAPPED] = 1      # a shared win after the safety cap
+                done = True
+    _final_row(n, teams, tb, sw, totals, stars, lead, row)
     return k
 
 
-@njit(cache=True, nogil=True, _nrt=False, error_model="numpy")
+@kernel_jit(nogil=True)
 def run_games(P, tabs, SP, stabs, G, sched, con_rounds, specials, seed, start, count,
               play_abs, bid_abs, star_thr, scratch, gs, game_out, by_size, tr_int, tr_masks,
-              tr_dec):  # type: ignore[no-untyped-def]
-    """Games start..start+count-1 into game_out[0..count-1]."""
+              tr_dec):
+    """Games start..start+count-1 into game_out[0..count-1] (no traces).
+
+    Every other parameter is play_game's (game_out[j] is its row for game start+j; tr_int,
+    tr_masks, tr_dec are passed through unused)."""
     for j in range(count):
         play_game(P, tabs, SP, stabs, G, sched, con_rounds, specials, seed, start + j,
                   play_abs, bid_abs, star_thr, scratch, gs, game_out[j], by_size, False, tr_int,
                   tr_masks, tr_dec)
 
 
-@njit(cache=True, nogil=True, _nrt=False, error_model="numpy")
+@kernel_jit(nogil=True)
 def trace_game(P, tabs, SP, stabs, G, sched, con_rounds, specials, seed, gidx, play_abs,
                bid_abs, star_thr, scratch, gs, row, by_size, tr_int, tr_masks,
-               tr_dec):  # type: ignore[no-untyped-def]
-    """One game with every hand's deal and decisions recorded; returns the hands played."""
+               tr_dec):
+    """One game with every hand's deal and decisions recorded; returns the hands played.
+
+    The parameters are play_game's, with do_trace on."""
     return play_game(P, tabs, SP, stabs, G, sched, con_rounds, specials, seed, gidx, play_abs,
                      bid_abs, star_thr, scratch, gs, row, by_size, True, tr_int, tr_masks, tr_dec)

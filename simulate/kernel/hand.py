@@ -3,15 +3,22 @@
 Everything game-specific comes from the rule tables (P and `tabs`); the loop mirrors the
 reference engine step for step, including the order in which decisions are asked, so a
 trace of decisions can be replayed there. Scratch arrays are allocated once per chunk.
+
+Each phase is its own function, inlined into run_hand at numba IR level (inline="always"),
+so the compiled hand stays one function as before the split: called apart, each phase
+would receive the ~20 table arrays as some 200 scalar arguments per hand, a cost that
+shows on fast workloads such as random play.
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
-from numba import njit
 
 from simulate.kernel.bits import popcount
-from simulate.kernel.deal import _draw, deal_cards
+from simulate.kernel.deal import deal_cards, draw_card
+from simulate.kernel.jit import kernel_jit
 from simulate.kernel.policies import (
     choose_auction,
     choose_bid,
@@ -40,30 +47,44 @@ S_SIZE = 4
 SALT_DEAL, SALT_POLICY = 1, 2
 
 
-def make_scratch(n: int, deck: int, max_decisions: int) -> tuple[np.ndarray, ...]:
-    """Per-chunk work arrays (allocated once, reused by every hand of the chunk)."""
-    return (np.zeros(deck, np.int64),            # perm
-            np.zeros(n + 1, np.uint64),          # hands (index n: widow)
-            np.zeros(n + 1, np.uint64),          # hands0: dealt hands and widow
-            np.zeros((n, S_SIZE), np.int64),     # seat outputs
-            np.zeros(L.MAX_EVENTS, np.int64),    # captured-by seat per event
-            np.zeros(TS_SIZE, np.int64),         # trick state
-            np.zeros(2, np.uint64),              # [cards that won a trick, spare]
-            np.zeros(3, np.uint64),              # deal stream
-            np.zeros(3, np.uint64),              # policy stream
-            np.zeros(n, np.int64),               # unit bids
-            np.zeros(n, np.int64),               # unit tricks
-            np.zeros(n, np.int64),               # unit scores
-            np.zeros(H_SIZE, np.int64),          # hand outputs
-            np.zeros((max_decisions, 3), np.int64))  # trace
+class HandScratch(NamedTuple):
+    """run_hand's work arrays, which also receive each hand's results (a tuple, so callers
+    may pass it on positionally)."""
+    perm: np.ndarray           # int64[deck]: the shuffle
+    hands: np.ndarray          # uint64[n + 1]: hands as played out (index n: widow)
+    dealt: np.ndarray          # uint64[n + 1]: the dealt hands and widow
+    seat_out: np.ndarray       # int64[n, S_SIZE]: bid, tricks, score, fooled kings by seat
+    captured: np.ndarray       # int64[MAX_EVENTS]: capturing seat per event (-1: none)
+    trick: np.ndarray          # int64[TS_SIZE]: the trick state
+    won: np.ndarray            # uint64[2]: [cards that won a trick, spare]
+    deal_stream: np.ndarray    # uint64[3]: the deal's random stream
+    policy_stream: np.ndarray  # uint64[3]: the policies' random stream
+    unit_bids: np.ndarray      # int64[n]: bids by unit (player or team)
+    unit_tricks: np.ndarray    # int64[n]: tricks by unit
+    unit_scores: np.ndarray    # int64[n]: score by unit
+    hand_out: np.ndarray       # int64[H_SIZE]: the H_ slots
+    trace: np.ndarray          # int64[max_decisions, 3]: (kind, seat, value) per decision
+
+
+def make_scratch(n: int, deck: int, max_decisions: int) -> HandScratch:
+    """Per-chunk work arrays for run_hand (allocated once, reused by every hand of the
+    chunk): n players, a deck of `deck` cards, room for `max_decisions` traced decisions."""
+    return HandScratch(np.zeros(deck, np.int64), np.zeros(n + 1, np.uint64),
+                       np.zeros(n + 1, np.uint64), np.zeros((n, S_SIZE), np.int64),
+                       np.zeros(L.MAX_EVENTS, np.int64), np.zeros(TS_SIZE, np.int64),
+                       np.zeros(2, np.uint64), np.zeros(3, np.uint64), np.zeros(3, np.uint64),
+                       np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
+                       np.zeros(H_SIZE, np.int64), np.zeros((max_decisions, 3), np.int64))
 
 
 def max_decisions(n: int, hand_size: int, widow: int, n_steps: int) -> int:
+    """An upper bound on the decisions of one hand (trump, bids or auction rounds over
+    n_steps ladder steps, discards from the widow, alone calls, plays)."""
     return 4 + 2 * n + n * (n_steps + 1) + widow + n * hand_size
 
 
-@njit(cache=True, inline="always", _nrt=False, error_model="numpy")
-def _record(trace, hout, do_trace, kind, seat, value):  # type: ignore[no-untyped-def]
+@kernel_jit(inline=True)
+def _record(trace, hout, do_trace, kind, seat, value):
     if do_trace:
         k = hout[H_NDEC]
         trace[k, 0] = kind
@@ -72,13 +93,13 @@ def _record(trace, hout, do_trace, kind, seat, value):  # type: ignore[no-untype
         hout[H_NDEC] = k + 1
 
 
-@njit(cache=True, inline="always", _nrt=False, error_model="numpy")
-def _unit(s, teams):  # type: ignore[no-untyped-def]
+@kernel_jit(inline=True)
+def _unit(s, teams):
     return s % teams if teams > 0 else s
 
 
-@njit(cache=True, inline="always", _nrt=False, error_model="numpy")
-def _partners(seat, n, teams):  # type: ignore[no-untyped-def]
+@kernel_jit(inline=True)
+def _partners(seat, n, teams):
     """Mask of the seat's partners (who sit out when it plays alone)."""
     m = ZERO
     for s in range(n):
@@ -87,8 +108,8 @@ def _partners(seat, n, teams):  # type: ignore[no-untyped-def]
     return m
 
 
-@njit(cache=True, inline="always", _nrt=False, error_model="numpy")
-def _seat_at(first_seat, pos, sitting_out, n):  # type: ignore[no-untyped-def]
+@kernel_jit(inline=True)
+def _seat_at(first_seat, pos, sitting_out, n):
     """The seat that played position `pos` of a trick led by first_seat."""
     if sitting_out == ZERO:
         seat = first_seat + pos
@@ -103,47 +124,54 @@ def _seat_at(first_seat, pos, sitting_out, n):  # type: ignore[no-untyped-def]
         seat = seat + 1 if seat + 1 < n else 0
 
 
-@njit(cache=True, nogil=True, _nrt=False, error_model="numpy")
-def run_hand(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, play_pol, bid_pol,
-             scratch, do_trace):  # type: ignore[no-untyped-def]
-    (eff, power, mech, suit_mask, masks, strength, win_weight, score_t, lose_bonus_t,
-     as_exact_t, all_exact_t, defenders_t, ladder, card_suit, srank, by_rank, beaters,
-     lead_beaters, card_rate, bid_table) = tabs
-    (perm, hands, hands0, sout, captured, ts, won, rs_deal, rs_pol, ubid, utook, uscore,
-     hout, trace) = scratch
-    n = P[L.N_PLAYERS]
-    teams = P[L.TEAMS]
-    wild, foolable, aces = masks[0], masks[1], masks[2]
-    seed_stream(rs_deal, seed, hidx, SALT_DEAL)
-    seed_stream(rs_pol, seed, hidx, SALT_POLICY)
+@kernel_jit(inline=True)
+def _bid_weights(pol, card_rate, win_weight):
+    """The per-card weights a bidder reads: the measured card rates for the heuristic and
+    table bidders, the analytic win weights for the others."""
+    return card_rate if pol >= L.BID_HEURISTIC else win_weight
+
+
+@kernel_jit(inline=True)
+def _reset_outputs(n, hout, sout, captured):
     for i in range(H_SIZE):
         hout[i] = -1
     hout[H_NDEC] = 0
     hout[H_VOIDED] = 0
     hout[H_OVERRIDDEN] = 0
     for s in range(n):
-        for k in range(4):
+        for k in range(S_SIZE):
             sout[s, k] = 0
     for e in range(L.MAX_EVENTS):
         captured[e] = -1
 
-    # ---- deal
-    chooser = P[L.CHOOSER]
+
+@kernel_jit(inline=True)
+def _deal(P, rs_deal, perm, hands, hands0, fixed, h, forced_trump, card_suit):
+    """Deal the hands and the widow into hands (a copy into hands0) and, when a turned-up
+    card decides trump, turn one up; returns it (-1: none)."""
+    n = P[L.N_PLAYERS]
+    turn_up = P[L.CHOOSER] == L.CH_TURN_UP
     while True:
         pos, size = deal_cards(P, rs_deal, perm, hands, fixed, h)
         turn = -1
-        if chooser == L.CH_TURN_UP and pos < size:
-            turn = _draw(rs_deal, perm, pos, size)
-            pos += 1
+        if turn_up and pos < size:
+            turn = draw_card(rs_deal, perm, pos, size)
         # a forced turn-up trump is a condition on the deal: deal again until it holds
-        if chooser != L.CH_TURN_UP or forced_trump < 0 or \
+        if not turn_up or forced_trump < 0 or \
                 (turn >= 0 and card_suit[turn] == forced_trump) or (turn < 0 and forced_trump == 4):
             break
-    hout[H_TURN] = turn
     for s in range(n + 1):
         hands0[s] = hands[s]
+    return turn
 
-    # ---- trump
+
+@kernel_jit(inline=True)
+def _trump_before_bids(P, rs_pol, hands, h, forced_trump, turn, card_suit, bid_pol, card_rate,
+                       win_weight, trace, hout, do_trace):
+    """Trump as the rules fix it before any bid: fixed, the turned-up card's suit, or the
+    dealer's choice; otherwise forced_trump (-1 when the bidding decides it)."""
+    n = P[L.N_PLAYERS]
+    chooser = P[L.CHOOSER]
     trump = forced_trump
     if chooser == L.CH_FIXED:
         trump = P[L.FIXED_TRUMP]
@@ -152,141 +180,229 @@ def run_hand(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, play_pol,
     elif chooser == L.CH_DEALER:
         if forced_trump < 0:
             trump = choose_trump(bid_pol[n - 1], rs_pol, P, hands[n - 1], h,
-                                 card_rate if bid_pol[n - 1] >= L.BID_HEURISTIC else win_weight)
+                                 _bid_weights(bid_pol[n - 1], card_rate, win_weight))
         _record(trace, hout, do_trace, L.D_TRUMP, n - 1, trump)
+    return trump
 
-    # ---- bidding
+
+@kernel_jit(inline=True)
+def _auction_winner(P, rs_pol, hands, bid_pol, ladder, card_rate, win_weight, trace, hout,
+                    do_trace):
+    """The auction, then the all-pass rule: returns (maker, ladder step), maker -1 when
+    the hand is void."""
+    n = P[L.N_PLAYERS]
     first = P[L.FIRST_BIDDER]
-    form = P[L.FORM]
-    maker = -1
-    contract = 0
+    high = 0
+    high_seat = -1
+    passed = ZERO
+    n_steps = P[L.N_STEPS]
+    i = 0
+    if P[L.OVERRIDE_SEAT] >= 0:
+        # bid odds: this seat is the maker at the forced contract step (no auction)
+        high_seat = P[L.OVERRIDE_SEAT]
+        high = P[L.OVERRIDE_BID]
+        hout[H_OVERRIDDEN] = 1
+    while high_seat < 0 or P[L.OVERRIDE_SEAT] < 0:
+        npass = popcount(passed)
+        if high_seat >= 0 and npass == n - 1:
+            break
+        if npass == n:
+            break
+        seat = (first + i) % n
+        i += 1
+        if (passed >> np.uint64(seat)) & ONE:
+            continue
+        action = choose_auction(bid_pol[seat], rs_pol, high, n_steps, ladder, hands[seat],
+                                P[L.WIDOW], P, _bid_weights(bid_pol[seat], card_rate, win_weight))
+        _record(trace, hout, do_trace, L.D_AUCTION, seat, action)
+        if action == 0:
+            passed |= ONE << np.uint64(seat)
+        else:
+            high = action
+            high_seat = seat
+    if high_seat < 0:
+        mode = P[L.ALL_PASS]
+        if mode == L.AP_JOKER_HOLDER and P[L.ALL_PASS_CARD] >= 0:
+            bit = ONE << np.uint64(P[L.ALL_PASS_CARD])
+            for s in range(n):
+                if hands[s] & bit:
+                    high_seat = s
+            high = P[L.ALL_PASS_STEP]
+        elif mode == L.AP_STICK_DEALER:
+            high_seat = n - 1
+            high = P[L.STICK_STEP]
+    return high_seat, high
+
+
+@kernel_jit(inline=True)
+def _maker_declares(P, rs_pol, hands, h, maker, contract, trump, forced_trump, bid_pol,
+                    ladder, strength, suit_mask, aces, card_rate, win_weight, sout, trace, hout,
+                    do_trace):
+    """The auction's maker takes the widow, names trump, discards and may go alone (then a
+    defender may too). Returns (trump, alone seat, defending-alone seat, seats sitting out)."""
+    n = P[L.N_PLAYERS]
+    teams = P[L.TEAMS]
+    sout[maker, S_BID] = contract
+    hands[maker] |= hands[n]
+    if forced_trump < 0:
+        trump = choose_trump(bid_pol[maker], rs_pol, P, hands[maker], h,
+                             _bid_weights(bid_pol[maker], card_rate, win_weight))
+    _record(trace, hout, do_trace, L.D_TRUMP, maker, trump)
+    for _ in range(P[L.DISCARD]):
+        c = choose_discard(bid_pol[maker], rs_pol, hands[maker], trump, strength, suit_mask,
+                           aces)
+        _record(trace, hout, do_trace, L.D_DISCARD, maker, c)
+        hands[maker] &= ~(ONE << np.uint64(c))
     alone = -1
     defender_alone = -1
     sitting_out = ZERO
-    if form == L.FORM_AUCTION:
-        high = 0
-        high_seat = -1
-        passed = ZERO
-        n_steps = P[L.N_STEPS]
-        i = 0
-        if P[L.OVERRIDE_SEAT] >= 0:
-            # bid odds: this seat is the maker at the forced contract step (no auction)
-            high_seat = P[L.OVERRIDE_SEAT]
-            high = P[L.OVERRIDE_BID]
-            hout[H_OVERRIDDEN] = 1
-        while high_seat < 0 or P[L.OVERRIDE_SEAT] < 0:
-            npass = popcount(passed)
-            if high_seat >= 0 and npass == n - 1:
-                break
-            if npass == n:
-                break
-            seat = (first + i) % n
-            i += 1
-            if (passed >> np.uint64(seat)) & ONE:
-                continue
-            action = choose_auction(bid_pol[seat], rs_pol, high, n_steps, ladder, hands[seat],
-                                    P[L.WIDOW], P, card_rate if bid_pol[seat] >= L.BID_HEURISTIC
-                                    else win_weight)
-            _record(trace, hout, do_trace, L.D_AUCTION, seat, action)
-            if action == 0:
-                passed |= ONE << np.uint64(seat)
-            else:
-                high = action
-                high_seat = seat
-        if high_seat < 0:
-            mode = P[L.ALL_PASS]
-            if mode == L.AP_JOKER_HOLDER and P[L.ALL_PASS_CARD] >= 0:
-                bit = ONE << np.uint64(P[L.ALL_PASS_CARD])
-                for s in range(n):
-                    if hands[s] & bit:
-                        high_seat = s
-                high = P[L.ALL_PASS_STEP]
-            elif mode == L.AP_STICK_DEALER:
-                high_seat = n - 1
-                high = P[L.STICK_STEP]
-        if high_seat < 0:
-            hout[H_VOIDED] = 1
-            hout[H_TRUMP] = 4 if trump < 0 else trump
-            return
-        maker = high_seat
-        contract = high
-        sout[maker, S_BID] = high
-        hands[maker] |= hands[n]
-        if forced_trump < 0:
-            trump = choose_trump(bid_pol[maker], rs_pol, P, hands[maker], h,
-                                 card_rate if bid_pol[maker] >= L.BID_HEURISTIC else win_weight)
-        _record(trace, hout, do_trace, L.D_TRUMP, maker, trump)
-        for _ in range(P[L.DISCARD]):
-            c = choose_discard(bid_pol[maker], rs_pol, hands[maker], trump, strength, suit_mask,
-                               aces)
-            _record(trace, hout, do_trace, L.D_DISCARD, maker, c)
-            hands[maker] &= ~(ONE << np.uint64(c))
-        go_alone = ladder[high, 2]
-        if go_alone == 0 and P[L.ALLOW_ALONE]:
-            go_alone = choose_yes_no(bid_pol[maker], rs_pol,
-                                     hand_weight(hands[maker], h, trump, card_rate), h - 0.5)
-            _record(trace, hout, do_trace, L.D_ALONE, maker, go_alone)
-        if go_alone:
-            alone = maker
-            sitting_out |= _partners(maker, n, teams)
-            if P[L.ALLOW_ALONE]:
-                for k in range(1, n):
-                    seat = (maker + k) % n
-                    if _unit(seat, teams) == _unit(maker, teams):
-                        continue
-                    yes = choose_yes_no(bid_pol[seat], rs_pol, 0.0, 1.0)   # never defends alone
-                    _record(trace, hout, do_trace, L.D_DEFEND_ALONE, seat, yes)
-                    if yes:
-                        defender_alone = seat
-                        sitting_out |= _partners(seat, n, teams)
-                        break
-    else:
-        total = 0
-        constraint = P[L.CONSTRAINT] if (constrained and form != L.FORM_SIMULTANEOUS) else 0
-        for j in range(n):
-            seat = first + j if first + j < n else first + j - n
-            if chooser == L.CH_FIRST_BIDDER and j == 0:
-                if forced_trump < 0:
-                    trump = choose_trump(bid_pol[seat], rs_pol, P, hands[seat], h,
-                                         card_rate if bid_pol[seat] >= L.BID_HEURISTIC
-                                         else win_weight)
-                _record(trace, hout, do_trace, L.D_TRUMP, seat, trump)
-            lo, hi, excluded = 0, h, -1
-            last = j == n - 1
-            if constraint == L.CON_HOOK and last:
-                excluded = h - total
-            elif constraint == L.CON_MAX_BET:
-                hi = h - total
-                if last:
-                    lo = hi
-            if seat == P[L.OVERRIDE_SEAT] and lo <= P[L.OVERRIDE_BID] <= hi and \
-                    P[L.OVERRIDE_BID] != excluded:
-                b = P[L.OVERRIDE_BID]
-                hout[H_OVERRIDDEN] = 1
-            else:
-                b = choose_bid(bid_pol[seat], rs_pol, lo, hi, excluded, hands[seat], h, trump,
-                               card_rate if bid_pol[seat] >= L.BID_HEURISTIC else win_weight,
-                               seat, total, suit_mask, bid_table)
-            _record(trace, hout, do_trace, L.D_BID, seat, b)
-            sout[seat, S_BID] = b
-            total += b
+    go_alone = ladder[contract, 2]
+    if go_alone == 0 and P[L.ALLOW_ALONE]:
+        go_alone = choose_yes_no(bid_pol[maker], rs_pol,
+                                 hand_weight(hands[maker], h, trump, card_rate), h - 0.5)
+        _record(trace, hout, do_trace, L.D_ALONE, maker, go_alone)
+    if go_alone:
+        alone = maker
+        sitting_out |= _partners(maker, n, teams)
+        if P[L.ALLOW_ALONE]:
+            for k in range(1, n):
+                seat = (maker + k) % n
+                if _unit(seat, teams) == _unit(maker, teams):
+                    continue
+                yes = choose_yes_no(bid_pol[seat], rs_pol, 0.0, 1.0)   # never defends alone
+                _record(trace, hout, do_trace, L.D_DEFEND_ALONE, seat, yes)
+                if yes:
+                    defender_alone = seat
+                    sitting_out |= _partners(seat, n, teams)
+                    break
+    return trump, alone, defender_alone, sitting_out
 
-    # ---- play
+
+@kernel_jit(inline=True)
+def _sequential_bids(P, rs_pol, hands, h, constrained, trump, forced_trump, bid_pol, card_rate,
+                     win_weight, suit_mask, bid_table, sout, trace, hout, do_trace):
+    """Every seat bids in turn from the first bidder (the first bidder names trump first
+    where the rules say so), under the hook or Max Bet when `constrained`; returns trump."""
+    n = P[L.N_PLAYERS]
+    first = P[L.FIRST_BIDDER]
+    form = P[L.FORM]
+    total = 0
+    constraint = P[L.CONSTRAINT] if (constrained and form != L.FORM_SIMULTANEOUS) else 0
+    for j in range(n):
+        seat = first + j if first + j < n else first + j - n
+        weights = _bid_weights(bid_pol[seat], card_rate, win_weight)
+        if P[L.CHOOSER] == L.CH_FIRST_BIDDER and j == 0:
+            if forced_trump < 0:
+                trump = choose_trump(bid_pol[seat], rs_pol, P, hands[seat], h, weights)
+            _record(trace, hout, do_trace, L.D_TRUMP, seat, trump)
+        lo, hi, excluded = 0, h, -1
+        last = j == n - 1
+        if constraint == L.CON_HOOK and last:
+            excluded = h - total
+        elif constraint == L.CON_MAX_BET:
+            hi = h - total
+            if last:
+                lo = hi
+        if seat == P[L.OVERRIDE_SEAT] and lo <= P[L.OVERRIDE_BID] <= hi and \
+                P[L.OVERRIDE_BID] != excluded:
+            b = P[L.OVERRIDE_BID]
+            hout[H_OVERRIDDEN] = 1
+        else:
+            b = choose_bid(bid_pol[seat], rs_pol, lo, hi, excluded, hands[seat], h, trump,
+                           weights, seat, total, suit_mask, bid_table)
+        _record(trace, hout, do_trace, L.D_BID, seat, b)
+        sout[seat, S_BID] = b
+        total += b
+    return trump
+
+
+@kernel_jit(inline=True)
+def _first_leader(P, maker, alone, defender_alone, sitting_out):
+    """Who leads the first trick: a lone defender, else the seat after a lone maker, else
+    the maker (where the maker leads), else the rules' first leader, skipping sitters-out."""
+    n = P[L.N_PLAYERS]
     if defender_alone >= 0:
-        leader = defender_alone
-    elif alone >= 0:
+        return defender_alone
+    if alone >= 0:
         leader = (alone + 1) % n
         if (sitting_out >> np.uint64(leader)) & ONE:
             leader = (alone + 2) % n
-    elif P[L.FIRST_LEAD] < 0 and maker >= 0:
-        leader = maker
+        return leader
+    if P[L.FIRST_LEAD] < 0 and maker >= 0:
+        return maker
+    leader = P[L.FIRST_LEAD] if P[L.FIRST_LEAD] >= 0 else 0
+    while (sitting_out >> np.uint64(leader)) & ONE:
+        leader = (leader + 1) % n
+    return leader
+
+
+@kernel_jit(inline=True)
+def _tricks_wanted(P, seat, h, maker, contract, ladder, sout):
+    """Tricks the seat's side still wants: its bids left to make, the contract left to make
+    (or to set), and at least one once every further trick still scores."""
+    n = P[L.N_PLAYERS]
+    teams = P[L.TEAMS]
+    need = 0
+    if teams == 0 and maker < 0:
+        need = sout[seat, S_BID] - sout[seat, S_TRICKS]
+    elif maker >= 0:
+        is_maker = _unit(seat, teams) == _unit(maker, teams)
+        if is_maker:
+            need = ladder[contract, 0]
+        else:
+            need = h - ladder[contract, 0] + 1
+        for s in range(n):
+            if _unit(s, teams) == _unit(seat, teams):
+                need -= sout[s, S_TRICKS]
+        if need <= 0 and P[L.OVERTRICKS_PAY if is_maker else L.DEFENDERS_PAY]:
+            need = 1   # past the contract (or the set) every trick still scores
     else:
-        leader = P[L.FIRST_LEAD] if P[L.FIRST_LEAD] >= 0 else 0
-        while (sitting_out >> np.uint64(leader)) & ONE:
-            leader = (leader + 1) % n
+        for s in range(n):
+            if _unit(s, teams) == _unit(seat, teams):
+                need += sout[s, S_BID] - sout[s, S_TRICKS]
+    return need
+
+
+@kernel_jit(inline=True)
+def _choose_card(P, tabs, rs_pol, hands, seat, h, trick_no, trump, broken, maker, contract,
+                 sitting_out, first_seat, played, active, gone, tmask, play_pol, sout, ts):
+    """The seat's play (card | low-ace flag << 6) under its play policy."""
+    n = P[L.N_PLAYERS]
+    teams = P[L.TEAMS]
+    eff, power, mech, suit_mask, masks = tabs.eff, tabs.power, tabs.mech, tabs.suit_mask, tabs.masks
+    ladder, srank, by_rank, beaters = tabs.ladder, tabs.srank, tabs.by_rank, tabs.beaters
+    wild, foolable, aces = masks[0], masks[1], masks[2]
+    legal = legal_mask(hands[seat], ts, trump, broken, P[L.BREAKING_TRUMP], suit_mask, wild)
+    need = 0
+    if play_pol[seat] != L.PLAY_RANDOM:
+        need = _tricks_wanted(P, seat, h, maker, contract, ladder, sout)
+    if play_pol[seat] != L.PLAY_PRECISION:
+        return choose_play(play_pol[seat], rs_pol, P, legal, need, ts, trump, eff, power, mech,
+                           srank, by_rank, beaters, foolable, aces)
+    partner_winning = False
+    if played > 0 and teams > 0:
+        wpos, _ = trick_winner(ts, foolable)
+        wseat = _seat_at(first_seat, wpos, sitting_out, n)
+        partner_winning = wseat != seat and _unit(wseat, teams) == _unit(seat, teams)
+    ub = 0
+    if maker < 0:
+        for s in range(n):
+            if _unit(s, teams) == _unit(seat, teams):
+                ub += sout[s, S_BID]
+    return precision_play(P, legal, hands[seat], gone, tmask, need, h - trick_no, ts, trump,
+                          partner_winning, active - played - 1, h, ub, tabs)
+
+
+@kernel_jit(inline=True)
+def _play_tricks(P, tabs, rs_pol, hands, h, trump, maker, contract, sitting_out, leader,
+                 play_pol, sout, captured, ts, won, trace, hout, do_trace):
+    """Play the h tricks: tricks and fooled kings into sout, the winner of each capture
+    event into captured, the cards that won a trick into won[0]."""
+    n = P[L.N_PLAYERS]
+    eff, power, mech, suit_mask, masks = tabs.eff, tabs.power, tabs.mech, tabs.suit_mask, tabs.masks
+    foolable = masks[1]
     active = n - popcount(sitting_out)
     broken = False
-    breaking = P[L.BREAKING_TRUMP]
     n_events = P[L.N_EVENTS]
     gone = ZERO
     won[0] = ZERO
@@ -298,45 +414,9 @@ def run_hand(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, play_pol,
         first_seat = leader
         while played < active:
             if not (sitting_out >> np.uint64(seat)) & ONE:
-                legal = legal_mask(hands[seat], ts, trump, broken, breaking, suit_mask, wild)
-                need = 0
-                if play_pol[seat] == L.PLAY_RANDOM:
-                    pass
-                elif teams == 0 and maker < 0:
-                    need = sout[seat, S_BID] - sout[seat, S_TRICKS]
-                elif maker >= 0:
-                    is_maker = _unit(seat, teams) == _unit(maker, teams)
-                    if is_maker:
-                        need = ladder[contract, 0]
-                    else:
-                        need = h - ladder[contract, 0] + 1
-                    for s in range(n):
-                        if _unit(s, teams) == _unit(seat, teams):
-                            need -= sout[s, S_TRICKS]
-                    if need <= 0 and P[L.OVERTRICKS_PAY if is_maker else L.DEFENDERS_PAY]:
-                        need = 1   # past the contract (or the set) every trick still scores
-                else:
-                    for s in range(n):
-                        if _unit(s, teams) == _unit(seat, teams):
-                            need += sout[s, S_BID] - sout[s, S_TRICKS]
-                if play_pol[seat] == L.PLAY_PRECISION:
-                    partner_winning = False
-                    if played > 0 and teams > 0:
-                        wpos, _ = trick_winner(ts, foolable)
-                        wseat = _seat_at(first_seat, wpos, sitting_out, n)
-                        partner_winning = wseat != seat and _unit(wseat, teams) == \
-                            _unit(seat, teams)
-                    ub = 0
-                    if maker < 0:
-                        for s in range(n):
-                            if _unit(s, teams) == _unit(seat, teams):
-                                ub += sout[s, S_BID]
-                    move = precision_play(P, legal, hands[seat], gone, tmask, need,
-                                          h - trick_no, ts, trump, partner_winning,
-                                          active - played - 1, h, ub, tabs)
-                else:
-                    move = choose_play(play_pol[seat], rs_pol, P, legal, need, ts, trump, eff,
-                                       power, mech, srank, by_rank, beaters, foolable, aces)
+                move = _choose_card(P, tabs, rs_pol, hands, seat, h, trick_no, trump, broken,
+                                    maker, contract, sitting_out, first_seat, played, active,
+                                    gone, tmask, play_pol, sout, ts)
                 c = move & 63
                 _record(trace, hout, do_trace, L.D_PLAY, seat, move)
                 hands[seat] &= ~(ONE << np.uint64(c))
@@ -357,7 +437,84 @@ def run_hand(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, play_pol,
                 captured[e] = winner
         leader = winner
 
-    # ---- score
+
+@kernel_jit(inline=True)
+def _score_contract(P, h, maker, contract, alone, ladder, score_t, defenders_t, utook, uscore):
+    """A contract hand: the makers' score by the contract (times the alone multiplier),
+    the defenders' by their tricks."""
+    n = P[L.N_PLAYERS]
+    teams = P[L.TEAMS]
+    n_units = teams if teams > 0 else n
+    mu = _unit(maker, teams)
+    need_t = ladder[contract, 0]
+    mult = ladder[contract, 1]
+    if alone >= 0 and _unit(alone, teams) == mu:
+        mult *= P[L.ALONE_MULT]
+    for u in range(n_units):
+        if u == mu:
+            uscore[u] = mult * score_t[h, need_t, utook[u]]
+        else:
+            uscore[u] = defenders_t[h, utook[u]]
+
+
+@kernel_jit(inline=True)
+def _score_bids(P, h, sout, captured, score_t, lose_bonus_t, as_exact_t, all_exact_t, ubid,
+                utook, uscore):
+    """A bidding hand: each unit's score by (bid, took), then everyone exact, fooled kings
+    and the capture events."""
+    n = P[L.N_PLAYERS]
+    teams = P[L.TEAMS]
+    n_units = teams if teams > 0 else n
+    all_exact = True
+    for u in range(n_units):
+        uscore[u] = score_t[h, ubid[u], utook[u]]
+        if ubid[u] != utook[u]:
+            all_exact = False
+    if all_exact:
+        for u in range(n_units):
+            if P[L.STARS]:
+                uscore[u] = 0
+            elif P[L.HAS_ALL_EXACT]:
+                uscore[u] = all_exact_t[h, ubid[u], utook[u]]
+    fool_points = P[L.FOOL_POINTS]
+    for s in range(n):
+        u = _unit(s, teams)
+        if sout[s, S_FOOLED] > 0 and (P[L.FOOL_NEEDS_EXACT] == 0 or ubid[u] == utook[u]):
+            uscore[u] += fool_points * sout[s, S_FOOLED]
+    zeroed = ZERO
+    granted = ZERO
+    for e in range(P[L.N_EVENTS]):
+        s = captured[e]
+        if s < 0:
+            continue
+        u = _unit(s, teams)
+        effect = P[L.EVENT0 + 3 * e + 1]
+        b, t = ubid[u], utook[u]
+        if effect == L.EV_ADD:
+            uscore[u] += P[L.EVENT0 + 3 * e + 2]
+        elif effect == L.EV_LOSE_BONUS:
+            if b == t:
+                uscore[u] += lose_bonus_t[h, b, t] - score_t[h, b, t]
+            elif (granted >> np.uint64(u)) & ONE:
+                # applied after an as_exact grant, it takes that bonus back (A-HJ-7)
+                uscore[u] += lose_bonus_t[h, t, t] - as_exact_t[h, b, t]
+        elif effect == L.EV_AS_EXACT:
+            if b != t:
+                uscore[u] += as_exact_t[h, b, t] - score_t[h, b, t]
+                granted |= ONE << np.uint64(u)
+        else:
+            zeroed |= ONE << np.uint64(u)
+    for u in range(n_units):
+        if (zeroed >> np.uint64(u)) & ONE:
+            uscore[u] = 0
+
+
+@kernel_jit(inline=True)
+def _score_hand(P, tabs, h, maker, contract, alone, sout, captured, ubid, utook, uscore):
+    """Sum bids and tricks by unit (player or team), score the units, and give every seat
+    its unit's score in sout."""
+    n = P[L.N_PLAYERS]
+    teams = P[L.TEAMS]
     n_units = teams if teams > 0 else n
     for u in range(n_units):
         ubid[u] = 0
@@ -368,61 +525,63 @@ def run_hand(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, play_pol,
         ubid[u] += sout[s, S_BID]
         utook[u] += sout[s, S_TRICKS]
     if P[L.KIND] == 1:
-        mu = _unit(maker, teams)
-        need_t = ladder[contract, 0]
-        mult = ladder[contract, 1]
-        if alone >= 0 and _unit(alone, teams) == mu:
-            mult *= P[L.ALONE_MULT]
-        for u in range(n_units):
-            if u == mu:
-                uscore[u] = mult * score_t[h, need_t, utook[u]]
-            else:
-                uscore[u] = defenders_t[h, utook[u]]
+        _score_contract(P, h, maker, contract, alone, tabs.ladder, tabs.score, tabs.defenders,
+                        utook, uscore)
     else:
-        all_exact = True
-        for u in range(n_units):
-            uscore[u] = score_t[h, ubid[u], utook[u]]
-            if ubid[u] != utook[u]:
-                all_exact = False
-        if all_exact:
-            for u in range(n_units):
-                if P[L.STARS]:
-                    uscore[u] = 0
-                elif P[L.HAS_ALL_EXACT]:
-                    uscore[u] = all_exact_t[h, ubid[u], utook[u]]
-        fool_points = P[L.FOOL_POINTS]
-        for s in range(n):
-            u = _unit(s, teams)
-            if sout[s, S_FOOLED] > 0 and (P[L.FOOL_NEEDS_EXACT] == 0 or ubid[u] == utook[u]):
-                uscore[u] += fool_points * sout[s, S_FOOLED]
-        zeroed = ZERO
-        granted = ZERO
-        for e in range(n_events):
-            s = captured[e]
-            if s < 0:
-                continue
-            u = _unit(s, teams)
-            effect = P[L.EVENT0 + 3 * e + 1]
-            b, t = ubid[u], utook[u]
-            if effect == L.EV_ADD:
-                uscore[u] += P[L.EVENT0 + 3 * e + 2]
-            elif effect == L.EV_LOSE_BONUS:
-                if b == t:
-                    uscore[u] += lose_bonus_t[h, b, t] - score_t[h, b, t]
-                elif (granted >> np.uint64(u)) & ONE:
-                    # applied after an as_exact grant, it takes that bonus back (A-HJ-7)
-                    uscore[u] += lose_bonus_t[h, t, t] - as_exact_t[h, b, t]
-            elif effect == L.EV_AS_EXACT:
-                if b != t:
-                    uscore[u] += as_exact_t[h, b, t] - score_t[h, b, t]
-                    granted |= ONE << np.uint64(u)
-            else:
-                zeroed |= ONE << np.uint64(u)
-        for u in range(n_units):
-            if (zeroed >> np.uint64(u)) & ONE:
-                uscore[u] = 0
+        _score_bids(P, h, sout, captured, tabs.score, tabs.lose_bonus, tabs.as_exact,
+                    tabs.all_exact, ubid, utook, uscore)
     for s in range(n):
         sout[s, S_SCORE] = uscore[_unit(s, teams)]
+
+
+@kernel_jit(nogil=True)
+def run_hand(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, play_pol, bid_pol,
+             scratch, do_trace):
+    """Play hand `hidx` of the stream `seed`: deal, trump, bids or auction, tricks, score.
+
+    P: the int64 rule vector (tables.layout slots); tabs: RuleTables.as_tuple() (a
+    KernelTables); seed and hidx key the hand's random streams; h: cards per hand;
+    constrained: apply the hook or Max Bet; fixed: uint64[n] cards pinned to seats (0: deal
+    freely); forced_trump: a trump index to impose (-1: as the rules choose it); play_pol,
+    bid_pol: policy ids by seat; scratch: a HandScratch (make_scratch), which receives the results (hand_out,
+    seat_out, dealt, captured, won); do_trace: record every decision in scratch.trace
+    (hand_out[H_NDEC] of them)."""
+    card_suit, bid_table = tabs.card_suit, tabs.bid_table
+    win_weight, card_rate = tabs.win_weight, tabs.card_rate
+    suit_mask, strength, masks, ladder = tabs.suit_mask, tabs.strength, tabs.masks, tabs.ladder
+    (perm, hands, hands0, sout, captured, ts, won, rs_deal, rs_pol, ubid, utook, uscore,
+     hout, trace) = scratch
+    n = P[L.N_PLAYERS]
+    seed_stream(rs_deal, seed, hidx, SALT_DEAL)
+    seed_stream(rs_pol, seed, hidx, SALT_POLICY)
+    _reset_outputs(n, hout, sout, captured)
+    turn = _deal(P, rs_deal, perm, hands, hands0, fixed, h, forced_trump, card_suit)
+    hout[H_TURN] = turn
+    trump = _trump_before_bids(P, rs_pol, hands, h, forced_trump, turn, card_suit, bid_pol,
+                               card_rate, win_weight, trace, hout, do_trace)
+    maker = -1
+    contract = 0
+    alone = -1
+    defender_alone = -1
+    sitting_out = ZERO
+    if P[L.FORM] == L.FORM_AUCTION:
+        maker, contract = _auction_winner(P, rs_pol, hands, bid_pol, ladder, card_rate,
+                                          win_weight, trace, hout, do_trace)
+        if maker < 0:
+            hout[H_VOIDED] = 1
+            hout[H_TRUMP] = 4 if trump < 0 else trump
+            return
+        trump, alone, defender_alone, sitting_out = _maker_declares(
+            P, rs_pol, hands, h, maker, contract, trump, forced_trump, bid_pol, ladder, strength,
+            suit_mask, masks[2], card_rate, win_weight, sout, trace, hout, do_trace)
+    else:
+        trump = _sequential_bids(P, rs_pol, hands, h, constrained, trump, forced_trump, bid_pol,
+                                 card_rate, win_weight, suit_mask, bid_table, sout, trace, hout,
+                                 do_trace)
+    leader = _first_leader(P, maker, alone, defender_alone, sitting_out)
+    _play_tricks(P, tabs, rs_pol, hands, h, trump, maker, contract, sitting_out, leader,
+                 play_pol, sout, captured, ts, won, trace, hout, do_trace)
+    _score_hand(P, tabs, h, maker, contract, alone, sout, captured, ubid, utook, uscore)
     hout[H_TRUMP] = trump
     hout[H_MAKER] = maker
     hout[H_CONTRACT] = contract

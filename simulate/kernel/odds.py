@@ -10,26 +10,30 @@ any two bids — which is what decides whether a bid is clearly worse than the b
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from simulate.kernel.hand import H_OVERRIDDEN, S_BID, S_SCORE, S_TRICKS, run_hand
+from simulate.kernel.jit import kernel_jit
 from simulate.tables import layout as L
 
 
-@njit(cache=True, nogil=True, _nrt=False, error_model="numpy")
+@kernel_jit(nogil=True)
 def run_odds(P, tabs, seed, start, count, h, constrained, fixed, forced_trump, play_pol,
              bid_pol, scratch, seat, side, bids, active, earlier, before, scores, counts,
-             sums, squares, npair, dsum, dsq, seen):  # type: ignore[no-untyped-def]
+             sums, squares, npair, dsum, dsq, seen):
     """Hands start..start+count-1, each played once per active candidate bid.
 
-    P is a private copy (its override slots are rewritten per bid). `side` lists the seats
+    P, tabs, seed, h, constrained, fixed, forced_trump, play_pol, bid_pol, scratch: as in
+    chunk.run_records, but P is a private copy (its override slots are rewritten per bid).
+    seat: the seat whose bid is forced; bids: the candidate bids, active[k] whether bids[k]
+    is tried; earlier, before: the seats bidding before `seat` and the bids they must make
+    for a deal to count. `side` lists the seats
     whose tricks count (the seat and, in a contract game, its partners). A deal counts only
     if the earlier seats bid exactly `before`; a bid counts on that deal only if the rules
     allowed it there. Outputs: counts[bid, tricks], sums[bid], squares[bid]; for every pair
     of bids (a, b) over the deals where both counted: npair, dsum = sum of score_a - score_b
     and dsq = sum of its square; and seen = [deals dealt, deals accepted].
     `scores` is scratch of len(bids)."""
-    sout, hout = scratch[3], scratch[12]
+    sout, hout = scratch.seat_out, scratch.hand_out
     nb = bids.shape[0]
     P[L.OVERRIDE_SEAT] = seat
     for j in range(count):

@@ -9,9 +9,9 @@ play has the same distribution.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from simulate.kernel.bits import lowest_bit_index, lowest_bit_index_reversed, nth_set_bit, popcount
+from simulate.kernel.jit import kernel_jit
 from simulate.kernel.rng import below
 from simulate.kernel.trick import (
     TS_ALWAYS,
@@ -43,8 +43,8 @@ ZERO = np.uint64(0)
 HOLD_CHANCE = 0.75   # precision play takes a trick with a card this likely to hold it
 
 
-@njit(cache=True, inline="always", _nrt=False, error_model="numpy")
-def hand_weight(hand, h, t, win_weight):  # type: ignore[no-untyped-def]
+@kernel_jit(inline=True)
+def hand_weight(hand, h, t, win_weight):
     total = 0.0
     m = hand
     while m != ZERO:
@@ -54,8 +54,8 @@ def hand_weight(hand, h, t, win_weight):  # type: ignore[no-untyped-def]
     return total
 
 
-@njit(cache=True, inline="always", _nrt=False, error_model="numpy")
-def hand_class(hand, h, t, rate, suit_mask, n_bins):  # type: ignore[no-untyped-def]
+@kernel_jit(inline=True)
+def hand_class(hand, h, t, rate, suit_mask, n_bins):
     """(expected tricks in half-trick bins, trumps held) — the table bidder's hand class."""
     est = hand_weight(hand, h, t, rate)
     k = min(np.int64(2.0 * est), n_bins - 1)
@@ -63,8 +63,8 @@ def hand_class(hand, h, t, rate, suit_mask, n_bins):  # type: ignore[no-untyped-
     return k, trumps
 
 
-@njit(cache=True, inline="always", _nrt=False, error_model="numpy")
-def choose_trump(pol, rs, P, hand, h, win_weight):  # type: ignore[no-untyped-def]
+@kernel_jit(inline=True)
+def choose_trump(pol, rs, P, hand, h, win_weight):
     k = P[N_TRUMP_CHOICES]
     if pol != BID_RANDOM:
         best, best_w = P[TRUMP_CHOICE0], -1.0
@@ -77,9 +77,9 @@ def choose_trump(pol, rs, P, hand, h, win_weight):  # type: ignore[no-untyped-de
     return P[TRUMP_CHOICE0 + below(rs, k)]
 
 
-@njit(cache=True, inline="always", _nrt=False, error_model="numpy")
+@kernel_jit(inline=True)
 def choose_bid(pol, rs, lo, hi, excluded, hand, h, t, win_weight, seat, prev, suit_mask,
-               bid_table):  # type: ignore[no-untyped-def]
+               bid_table):
     """A bid in lo..hi other than `excluded` (-1 when nothing is excluded).
 
     table: the trained bid for (seat, hand class, sum of the bids before) where the hand
@@ -110,8 +110,8 @@ def choose_bid(pol, rs, lo, hi, excluded, hand, h, t, win_weight, seat, prev, su
     return b
 
 
-@njit(cache=True, inline="always", _nrt=False, error_model="numpy")
-def choose_auction(pol, rs, high, n_steps, ladder, hand, widow_n, P, win_weight):  # type: ignore[no-untyped-def]
+@kernel_jit(inline=True)
+def choose_auction(pol, rs, high, n_steps, ladder, hand, widow_n, P, win_weight):
     """0 = pass, else a ladder step above `high`."""
     if pol != BID_RANDOM:
         k = P[N_TRUMP_CHOICES]
@@ -130,8 +130,8 @@ def choose_auction(pol, rs, high, n_steps, ladder, hand, widow_n, P, win_weight)
     return 0 if k == 0 else high + k
 
 
-@njit(cache=True, inline="always", _nrt=False, error_model="numpy")
-def choose_discard(pol, rs, hand, t, strength, suit_mask, aces):  # type: ignore[no-untyped-def]
+@kernel_jit(inline=True)
+def choose_discard(pol, rs, hand, t, strength, suit_mask, aces):
     """greedy: the weakest card. heuristic and table: the weakest card of the shortest side
     suit not headed by an Ace (so a discard can void a suit and let trumps ruff), else the
     weakest card."""
@@ -168,8 +168,8 @@ def choose_discard(pol, rs, hand, t, strength, suit_mask, aces):  # type: ignore
     return nth_set_bit(hand, below(rs, popcount(hand)))
 
 
-@njit(cache=True, inline="always", _nrt=False, error_model="numpy")
-def choose_yes_no(pol, rs, strength_of_hand, needed):  # type: ignore[no-untyped-def]
+@kernel_jit(inline=True)
+def choose_yes_no(pol, rs, strength_of_hand, needed):
     """Going alone: greedy never does; heuristic and table do when the hand alone is
     expected to take `needed` tricks (the whole hand for a lone maker)."""
     if pol == BID_RANDOM:
@@ -179,8 +179,8 @@ def choose_yes_no(pol, rs, strength_of_hand, needed):  # type: ignore[no-untyped
     return 0
 
 
-@njit(cache=True, inline="always", _nrt=False, error_model="numpy")
-def _extreme(mask, t, srank, by_rank, highest):  # type: ignore[no-untyped-def]
+@kernel_jit(inline=True)
+def _extreme(mask, t, srank, by_rank, highest):
     """The card of mask that comes first (or last) in the strength order."""
     rm = ZERO
     m = mask
@@ -193,9 +193,9 @@ def _extreme(mask, t, srank, by_rank, highest):  # type: ignore[no-untyped-def]
     return by_rank[t, lowest_bit_index(rm)]
 
 
-@njit(cache=True, inline="always", _nrt=False, error_model="numpy")
+@kernel_jit(inline=True)
 def choose_play(pol, rs, P, legal, need, ts, t, eff, power, mech, srank, by_rank, beaters,
-                foolable, aces):  # type: ignore[no-untyped-def]
+                foolable, aces):
     """A card and its declaration: returns card + 64 * low."""
     ace_choice = P[ACE_CHOICE]
     if pol == PLAY_GREEDY:
@@ -237,8 +237,8 @@ def choose_play(pol, rs, P, legal, need, ts, t, eff, power, mech, srank, by_rank
     return nth_set_bit(legal & aces, k - n_cards) + 64
 
 
-@njit(cache=True, inline="always", _nrt=False, error_model="numpy")
-def _winners(legal, ts, t, eff, power, mech, beaters, foolable, aces, ace_choice, want):  # type: ignore[no-untyped-def]
+@kernel_jit(inline=True)
+def _winners(legal, ts, t, eff, power, mech, beaters, foolable, aces, ace_choice, want):
     """The legal cards that would take the trick as it stands (an Ace declared low when
     the player wants to lose)."""
     if ts[TS_BEST] >= 0 and ts[TS_LAST] < 0 and ts[TS_ALWAYS] < 0 and ts[TS_FOOL] < 0 and \
@@ -255,16 +255,16 @@ def _winners(legal, ts, t, eff, power, mech, beaters, foolable, aces, ace_choice
     return winners
 
 
-@njit(cache=True, inline="always", _nrt=False, error_model="numpy")
-def _prefer(mask, avoid):  # type: ignore[no-untyped-def]
+@kernel_jit(inline=True)
+def _prefer(mask, avoid):
     """mask without `avoid`, unless that leaves nothing."""
     kept = mask & ~avoid
     return kept if kept != ZERO else mask
 
 
-@njit(cache=True, inline="always", _nrt=False, error_model="numpy")
+@kernel_jit(inline=True)
 def precision_play(P, legal, hand, gone, tmask, need, tricks_left, ts, t, partner_winning,
-                   players_after, h, unit_bid, tabs):  # type: ignore[no-untyped-def]
+                   players_after, h, unit_bid, tabs):
     """Play to the bid with card counting: card + 64 * (Ace declared low).
 
     Short of the bid it keeps enough sure winners (cards no unseen card can beat) for the
@@ -275,9 +275,9 @@ def precision_play(P, legal, hand, gone, tmask, need, tricks_left, ts, t, partne
     wins when led for a trick it needs, and fools a King when the bonus is worth more than
     the exact bid it may cost.
     """
-    eff, power, mech = tabs[0], tabs[1], tabs[2]
-    masks, score_t = tabs[4], tabs[7]
-    srank, by_rank, beaters, lead_beaters = tabs[14], tabs[15], tabs[16], tabs[17]
+    eff, power, mech = tabs.eff, tabs.power, tabs.mech
+    masks, score_t = tabs.masks, tabs.score
+    srank, by_rank, beaters, lead_beaters = tabs.srank, tabs.by_rank, tabs.beaters, tabs.lead_beaters
     foolable, aces, everything = masks[1], masks[2], masks[3]
     hurts, pays, keep = masks[4], masks[5], masks[6]
     ace_choice = P[ACE_CHOICE]
@@ -287,7 +287,7 @@ def precision_play(P, legal, hand, gone, tmask, need, tricks_left, ts, t, partne
     # only the legal cards (the sure ones are kept out of discards)
     may_reserve = need > 0 and tricks_left > need and P[KIND] == 0
     m = hand if (ts[TS_COUNT] == 0 or may_reserve) else legal
-    suit_mask = tabs[3]
+    suit_mask = tabs.suit_mask
     if t < 4 and unseen & suit_mask[t, t] != ZERO:
         # with trumps still out, only trumps and suitless cards can be sure winners
         m &= (suit_mask[t, t] | (everything & ~(suit_mask[t, 0] | suit_mask[t, 1] |

@@ -8,7 +8,8 @@ with rejection, which is exactly uniform.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from simulate.kernel.jit import kernel_jit
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -20,15 +21,15 @@ S32 = np.uint64(32)
 ZERO = np.uint64(0)
 
 
-@njit(cache=True, inline="always", _nrt=False, error_model="numpy")
-def mix64(z):  # type: ignore[no-untyped-def]
+@kernel_jit(inline=True)
+def mix64(z):
     z = (z ^ (z >> S30)) * MIX1
     z = (z ^ (z >> S27)) * MIX2
     return z ^ (z >> S31)
 
 
-@njit(cache=True, inline="always", _nrt=False, error_model="numpy")
-def seed_stream(rs, seed, hand_index, salt):  # type: ignore[no-untyped-def]
+@kernel_jit(inline=True)
+def seed_stream(rs, seed, hand_index, salt):
     """Start the stream of one hand (salt separates streams used for different purposes).
 
     rs[0] is the counter; the other slots are spare."""
@@ -36,14 +37,14 @@ def seed_stream(rs, seed, hand_index, salt):  # type: ignore[no-untyped-def]
                   np.uint64(hand_index) * GOLDEN)
 
 
-@njit(cache=True, inline="always", _nrt=False, error_model="numpy")
-def next64(rs):  # type: ignore[no-untyped-def]
+@kernel_jit(inline=True)
+def next64(rs):
     rs[0] += GOLDEN
     return mix64(rs[0])
 
 
-@njit(cache=True, inline="always", _nrt=False, error_model="numpy")
-def below(rs, r):  # type: ignore[no-untyped-def]
+@kernel_jit(inline=True)
+def below(rs, r):
     """Uniform integer in [0, r) for 1 <= r <= 2**32: Lemire's multiply-shift on the top
     32 bits of an output, with exact rejection, so no value is favoured. (Slicing one
     output into several draws measured slower: the buffer bookkeeping costs more than a
@@ -58,7 +59,3 @@ def below(rs, r):  # type: ignore[no-untyped-def]
             low = m & LOW32
     return np.int64(m >> S32)
 
-
-@njit(cache=True, inline="always", _nrt=False, error_model="numpy")
-def uniform01(rs):  # type: ignore[no-untyped-def]
-    return np.float64(next64(rs) >> np.uint64(11)) * (1.0 / 9007199254740992.0)

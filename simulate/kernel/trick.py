@@ -7,8 +7,8 @@ I play this card?" without touching the real trick.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from simulate.kernel.jit import kernel_jit
 from simulate.tables.layout import M_ALWAYS, M_FOOL, M_IF_LED, M_LAST
 
 TS_COUNT, TS_LEAD_MECH, TS_LS, TS_BEST, TS_BEST_CLASS, TS_BEST_POW, TS_BEST_CARD, \
@@ -19,8 +19,8 @@ ONE = np.uint64(1)
 ZERO = np.uint64(0)
 
 
-@njit(cache=True, inline="always", _nrt=False, error_model="numpy")
-def trick_reset(ts):  # type: ignore[no-untyped-def]
+@kernel_jit(inline=True)
+def trick_reset(ts):
     ts[TS_COUNT] = 0
     ts[TS_LEAD_MECH] = -1
     ts[TS_LS] = -1
@@ -33,8 +33,8 @@ def trick_reset(ts):  # type: ignore[no-untyped-def]
     ts[TS_FOOL] = -1
 
 
-@njit(cache=True, inline="always", _nrt=False, error_model="numpy")
-def trick_add(ts, c, low, t, eff, power, mech):  # type: ignore[no-untyped-def]
+@kernel_jit(inline=True)
+def trick_add(ts, c, low, t, eff, power, mech):
     """Add card c (declared low if `low`) under trump t."""
     pos = ts[TS_COUNT]
     m = mech[t, c]
@@ -70,8 +70,8 @@ def trick_add(ts, c, low, t, eff, power, mech):  # type: ignore[no-untyped-def]
     ts[TS_COUNT] = pos + 1
 
 
-@njit(cache=True, inline="always", _nrt=False, error_model="numpy")
-def trick_winner(ts, foolable):  # type: ignore[no-untyped-def]
+@kernel_jit(inline=True)
+def trick_winner(ts, foolable):
     """(position in the trick of the winner, 1 if a King was fooled)."""
     if ts[TS_LEAD_MECH] == M_IF_LED:
         return 0, 0
@@ -86,8 +86,8 @@ def trick_winner(ts, foolable):  # type: ignore[no-untyped-def]
     return ts[TS_BEST], 0
 
 
-@njit(cache=True, inline="always", _nrt=False, error_model="numpy")
-def legal_mask(hand, ts, t, broken, breaking, suit_mask, wild):  # type: ignore[no-untyped-def]
+@kernel_jit(inline=True)
+def legal_mask(hand, ts, t, broken, breaking, suit_mask, wild):
     if ts[TS_COUNT] == 0:
         if breaking and t < 4 and not broken:
             non_trump = hand & ~suit_mask[t, t]
@@ -105,8 +105,8 @@ def legal_mask(hand, ts, t, broken, breaking, suit_mask, wild):  # type: ignore[
     return follow | (hand & wild)
 
 
-@njit(cache=True, inline="always", _nrt=False, error_model="numpy")
-def would_win(ts, c, low, t, eff, power, mech, foolable):  # type: ignore[no-untyped-def]
+@kernel_jit(inline=True)
+def would_win(ts, c, low, t, eff, power, mech, foolable):
     """Whether card c, added now to a non-empty trick, would be its winner (as things stand)."""
     if ts[TS_LEAD_MECH] == M_IF_LED:
         return False

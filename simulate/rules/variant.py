@@ -75,10 +75,6 @@ class Variant:
     hand_classes: tuple[str, ...]
     teams: int = 0
     toml_bytes: bytes | None = field(default=None, repr=False, compare=False)  # the file loaded
-    # Transitional: still read and written by tables.compile ("tables", "trained_sizes"),
-    # hands.train (("card_rate", h)), hands.calibrate (reads that) and cli.main, until their
-    # explicit caches replace it. New code uses a simulate.util.memo.KeyedCache instead.
-    _cache: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
 
     # ----- plain facts -------------------------------------------------------------------
     @property

@@ -1,12 +1,14 @@
 """Compile a Variant into the flat numeric tables the kernel reads — and nothing else.
 
-Built once per variant (cached on it). Scores come from the variant's formulas evaluated
-over whole (hand size, bid, took) grids, so a designer's new formula costs nothing per hand.
+Built once per configuration (cached here, keyed by the variant's canonical string). Scores
+come from the variant's formulas evaluated over whole (hand size, bid, took) grids, so a
+designer's new formula costs nothing per hand.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -27,6 +29,9 @@ from simulate.rules.codes import (
 from simulate.rules.expr import evaluate_grid
 from simulate.rules.variant import Variant
 from simulate.tables import layout as L
+from simulate.tables.bidder import get_card_rate, set_card_rate
+from simulate.tables.trained import load_trained
+from simulate.util.memo import KeyedCache
 
 # rules-file value -> code (the codes' member names are the values upper-cased)
 CHOOSERS = {c.name.lower(): int(c) for c in TrumpChooser}
@@ -34,6 +39,37 @@ FORMS = {f.name.lower(): int(f) for f in BiddingForm}
 CONSTRAINTS = {c.name.lower(): int(c) for c in BidConstraint}
 ALL_PASS = {a.name.lower(): int(a) for a in AllPass}
 EFFECTS = {e.name.lower(): int(e) for e in EventEffect}
+
+# compiled tables and the hand sizes with a trained bid table, by canonical string
+_tables: KeyedCache[str, RuleTables] = KeyedCache()
+_trained_sizes: KeyedCache[str, list[int]] = KeyedCache()
+
+
+class KernelTables(NamedTuple):
+    """RuleTables' arrays (all but P) as the kernel receives them: read by name inside the
+    kernel, and still a plain tuple for callers that pass or iterate it. Every field has
+    the same array type for every variant, so the kernel compiles once for all of them
+    (and every player count). See RuleTables for what each array holds."""
+    eff: np.ndarray
+    power: np.ndarray
+    mech: np.ndarray
+    suit_mask: np.ndarray
+    masks: np.ndarray
+    strength: np.ndarray
+    win_weight: np.ndarray
+    score: np.ndarray
+    lose_bonus: np.ndarray
+    as_exact: np.ndarray
+    all_exact: np.ndarray
+    defenders: np.ndarray
+    ladder: np.ndarray
+    card_suit: np.ndarray
+    srank: np.ndarray
+    by_rank: np.ndarray
+    beaters: np.ndarray
+    lead_beaters: np.ndarray
+    card_rate: np.ndarray
+    bid_table: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -63,28 +99,43 @@ class RuleTables:
                              # expected-tricks bin, trumps held, sum of earlier bids); -1 untrained
 
 
-    def as_tuple(self) -> tuple[np.ndarray, ...]:
-        return (self.eff, self.power, self.mech, self.suit_mask, self.masks, self.strength,
-                self.win_weight, self.score, self.lose_bonus, self.as_exact, self.all_exact,
-                self.defenders, self.ladder, self.card_suit, self.srank, self.by_rank,
-                self.beaters, self.lead_beaters, self.card_rate, self.bid_table)
+    def as_tuple(self) -> KernelTables:
+        """The arrays the kernel reads (the `tabs` argument of its entry points)."""
+        return KernelTables(self.eff, self.power, self.mech, self.suit_mask, self.masks,
+                            self.strength, self.win_weight, self.score, self.lose_bonus,
+                            self.as_exact, self.all_exact, self.defenders, self.ladder,
+                            self.card_suit, self.srank, self.by_rank, self.beaters,
+                            self.lead_beaters, self.card_rate, self.bid_table)
 
 
 def compile_tables(v: Variant) -> RuleTables:
-    cached = v._cache.get("tables")
-    if cached is None:
-        from simulate.hands.train import load_trained
-
-        cached = _compile(v)
-        v._cache["tables"] = cached
-        v._cache["trained_sizes"] = load_trained(v, cached)
-    return cached
+    """The rule tables of `v`, compiled once per configuration (keyed by v.canonical) with
+    any card rates already measured and any trained bid table for it loaded in."""
+    return _tables.get_or_build(v.canonical, lambda: _compile_with_bidder_data(v))
 
 
 def trained_sizes(v: Variant) -> list[int]:
     """Hand sizes with a trained bid table for exactly this configuration."""
     compile_tables(v)
-    return list(v._cache.get("trained_sizes", []))
+    return list(_trained_sizes.get(v.canonical) or [])
+
+
+def record_trained_sizes(v: Variant, sizes: list[int]) -> None:
+    """Note that `v` now has trained bid tables for `sizes` (after training it in-process)."""
+    _trained_sizes.put(v.canonical, sorted(set(sizes)))
+
+
+def _compile_with_bidder_data(v: Variant) -> RuleTables:
+    tables = _compile(v)
+    for h in range(tables.card_rate.shape[0]):
+        rate = get_card_rate(v.canonical, h)
+        if rate is not None:
+            tables.card_rate[h] = rate
+    sizes = load_trained(v, tables)
+    for h in sizes:
+        set_card_rate(v.canonical, h, tables.card_rate[h])
+    _trained_sizes.put(v.canonical, sizes)
+    return tables
 
 
 def _compile(v: Variant) -> RuleTables:
@@ -128,8 +179,8 @@ def _compile(v: Variant) -> RuleTables:
     for i, e in enumerate(v.events):
         P[L.EVENT0 + 3 * i: L.EVENT0 + 3 * i + 3] = (e.card, EFFECTS[e.effect], e.points)
     P[L.N_TRUMP_CHOICES] = len(v.trump_choices)
-    for i, t in enumerate(v.trump_choices):
-        P[L.TRUMP_CHOICE0 + i] = TRUMP_NAMES.index(t)
+    for i, name in enumerate(v.trump_choices):
+        P[L.TRUMP_CHOICE0 + i] = TRUMP_NAMES.index(name)
     P[L.MAX_HAND], P[L.MAX_BID] = H, B
     P[L.OVERRIDE_SEAT] = -1
 
