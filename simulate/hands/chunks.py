@@ -101,8 +101,9 @@ def run_summary_chunk(job: Job, start: int, count: int,
 
     acc = empty_summary(job)
     smin = score_range(job.tables)[0]
-    args = job.args()
-    run_summary(args[0], args[1], args[2], start, count, *args[3:], job.scratch(),
+    a = job.args()
+    run_summary(a.P, a.tables, a.seed, start, count, a.hand_size, a.constrained, a.fixed,
+                a.forced_trump, a.play_pol, a.bid_pol, job.scratch(),
                 acc.counts, acc.score_sum, acc.score_sq, acc.score_hist, smin, acc.trumps,
                 acc.events, acc.contracts, card_stats, acc.card_dealt, acc.card_won)
     return acc
@@ -113,6 +114,7 @@ def run_records_chunk(job: Job, start: int, count: int) -> RecordArrays:
     from simulate.kernel.chunk import run_records
 
     out = RecordArrays(*(np.empty(shape, dtype) for shape, dtype in records_shapes(job, count)))
-    args = job.args()
-    run_records(args[0], args[1], args[2], start, count, *args[3:], job.scratch(), *out)
+    a = job.args()
+    run_records(a.P, a.tables, a.seed, start, count, a.hand_size, a.constrained, a.fixed,
+                a.forced_trump, a.play_pol, a.bid_pol, job.scratch(), *out)
     return out

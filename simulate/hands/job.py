@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -23,7 +23,7 @@ from simulate.rules.play import constraint_active
 from simulate.rules.variant import Variant
 from simulate.tables import layout as L
 from simulate.tables import policies
-from simulate.tables.compile import RuleTables, compile_tables
+from simulate.tables.compile import KernelTables, RuleTables, compile_tables
 from simulate.util.checks import check_seed, positive_int
 
 
@@ -91,6 +91,20 @@ def effective_round(v: Variant, hand_size: int, round_index: int | None) -> tupl
     return round_index, constraint_active(v, round_index)
 
 
+class KernelArgs(NamedTuple):
+    """A job's inputs as the hand kernels take them (simulate.kernel.chunk.run_records)."""
+
+    P: np.ndarray                  # int64 rule parameters (tables.layout slots)
+    tables: KernelTables           # the rule and bidder tables
+    seed: np.uint64                # the run's seed: hand i draws from streams keyed (seed, i)
+    hand_size: int
+    constrained: bool              # whether the bid constraint (hook, max bet) applies
+    fixed: np.ndarray              # uint64 mask per seat: a fixed hand, or 0
+    forced_trump: int              # trump index forced on every hand, or -1
+    play_pol: np.ndarray           # play policy id per seat
+    bid_pol: np.ndarray            # bid policy id per seat
+
+
 @dataclass
 class Job:
     """Everything a chunk needs, validated and turned into kernel arguments."""
@@ -104,12 +118,13 @@ class Job:
     bid_pol: np.ndarray
     constrained: bool
 
-    def args(self) -> tuple[Any, ...]:
-        """The kernel's leading arguments: P, tables tuple, seed, hand size, constrained,
-        fixed masks, forced trump, play and bid policies (start and count go after seed)."""
+    def args(self) -> KernelArgs:
+        """The arguments every hand kernel entry point takes, by name (the entry points take
+        them in this order, with the hands to play after `seed`)."""
         c = self.config
-        return (self.tables.P, self.tables.as_tuple(), np.uint64(c.seed), c.hand_size,
-                self.constrained, self.fixed, self.forced_trump, self.play_pol, self.bid_pol)
+        return KernelArgs(self.tables.P, self.tables.as_tuple(), np.uint64(c.seed), c.hand_size,
+                          self.constrained, self.fixed, self.forced_trump, self.play_pol,
+                          self.bid_pol)
 
     def scratch(self) -> tuple[np.ndarray, ...]:
         """Fresh working arrays for one thread running this job's hands."""

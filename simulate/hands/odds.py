@@ -78,7 +78,8 @@ def _play(base: Job, seat: int, side: list[int], bids: np.ndarray, active: np.nd
     def work(i: int) -> _Accumulators:
         first, n = plan[i]
         part = _Accumulators(len(bids), h)
-        run_odds(args[0].copy(), args[1], args[2], first, n, *args[3:], base.scratch(), seat,
+        run_odds(args.P.copy(), args.tables, args.seed, first, n, args.hand_size, args.constrained,
+                 args.fixed, args.forced_trump, args.play_pol, args.bid_pol, base.scratch(), seat,
                  side_a, bids, active, earlier_a, before_a, np.zeros(len(bids)), *part.parts())
         return part
 

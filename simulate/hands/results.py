@@ -258,8 +258,9 @@ class HandResults:
         seat_out = np.zeros((m, n, 4), np.int64)
         mask_out = np.zeros((m, n + 1), np.uint64)
         cap_out = np.zeros((m, L.MAX_EVENTS), np.int64)
-        args = job.args()
-        run_traces(args[0], args[1], args[2], indices, *args[3:], scratch, trace, ndec,
+        a = job.args()
+        run_traces(a.P, a.tables, a.seed, indices, a.hand_size, a.constrained, a.fixed,
+                   a.forced_trump, a.play_pol, a.bid_pol, scratch, trace, ndec,
                    hand_out, seat_out, mask_out, cap_out)
         return [self._to_record(trace[j, :ndec[j]], hand_out[j], seat_out[j], mask_out[j],
                                 cap_out[j]) for j in range(m)]
