@@ -61,6 +61,7 @@ import pandas as pd
 from reports.analysis.classes import FEATURES, add_features
 from simulate.errors import BidlabInputError
 from simulate.rules.variant import Variant
+from simulate.tables.compile import compile_tables
 
 __all__ = ["COLUMN_HELP", "expected_tricks_table", "seat_summary", "counterfactual_scores"]
 
@@ -109,7 +110,6 @@ def _resolve(data: Any, v: Variant | None, hand_size: int | None
             hand_size < 1:
         raise BidlabInputError(f"hand size {hand_size!r} must be a positive whole number")
     hand_size = int(hand_size)
-    from simulate.tables.compile import compile_tables
 
     H = compile_tables(v).score.shape[0] - 1
     if hand_size > H:
@@ -183,8 +183,6 @@ class _Scorer:
     """Scores of every record with this seat's bid replaced by b (see the module doc)."""
 
     def __init__(self, df: pd.DataFrame, v: Variant, h: int, model: str) -> None:
-        from simulate.tables.compile import compile_tables
-
         if model not in SCORE_MODELS:
             raise BidlabInputError(f"score_model {model!r}; allowed: {', '.join(SCORE_MODELS)}")
         self.v, self.h, self.model = v, h, model
@@ -391,8 +389,6 @@ def seat_summary(data: Any, v: Variant | None = None, hand_size: int | None = No
         out["mean_score_ci_low"] = mean - half
         out["mean_score_ci_high"] = mean + half
     if v.is_contract and {"maker", "contract", "deal"} <= set(df.columns):
-        from simulate.tables.compile import compile_tables
-
         ladder = compile_tables(v).ladder
         team = (df["team"] if "team" in df.columns else df["seat"] % max(v.teams, 1)).to_numpy()
         team_took = pd.Series(df["tricks"].to_numpy(), index=df.index) \

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 
 from simulate.errors import BidlabInputError
+from simulate.kernel.chunk import run_records, run_summary
 from simulate.kernel.hand import H_SIZE, S_SIZE
 from simulate.rules.codes import MAX_EVENTS, NT
 from simulate.tables import layout as L
@@ -97,8 +98,6 @@ def run_summary_chunk(job: Job, start: int, count: int,
                       card_stats: bool = False) -> SummaryArrays:
     """Summary arrays of hands start..start+count-1 (sums of int64: merging is exact);
     card_stats also counts how often each card was dealt and took a trick, by trump."""
-    from simulate.kernel.chunk import run_summary
-
     acc = empty_summary(job)
     smin = score_range(job.tables)[0]
     a = job.args()
@@ -111,8 +110,6 @@ def run_summary_chunk(job: Job, start: int, count: int,
 
 def run_records_chunk(job: Job, start: int, count: int) -> RecordArrays:
     """(hand outputs, seat outputs, dealt masks, captures) of hands start..start+count-1."""
-    from simulate.kernel.chunk import run_records
-
     out = RecordArrays(*(np.empty(shape, dtype) for shape, dtype in records_shapes(job, count)))
     a = job.args()
     run_records(a.P, a.tables, a.seed, start, count, a.hand_size, a.constrained, a.fixed,

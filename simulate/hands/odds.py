@@ -22,6 +22,7 @@ import pandas as pd
 
 from simulate.errors import BidlabInputError
 from simulate.hands.job import Job, make_job
+from simulate.kernel.odds import run_odds
 from simulate.rules.variant import Variant
 from simulate.runner.backends import run_local
 from simulate.runner.plan import ChunkPlan
@@ -62,8 +63,6 @@ def _play(base: Job, seat: int, side: list[int], bids: np.ndarray, active: np.nd
           earlier: list[int], before: list[int], start: int, count: int, acc: _Accumulators,
           workers: int | None) -> None:
     """Play deals start..start+count-1 for the active bids, adding into acc (chunk order)."""
-    from simulate.kernel.odds import run_odds
-
     args = base.args()
     # small stages (the pilot) are cut finer so every worker has work; sums of integer
     # scores are exact, so the cut never changes a result

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from simulate.kernel.chunk import run_traces
 from simulate.kernel.hand import (
     H_ALONE,
     H_CONTRACT,
@@ -239,8 +240,6 @@ class HandResults:
     def traces(self, k: int, indices: Any = None) -> list[HandRecord]:
         """Full move histories of k hands (the first k, or the given hand indices), in the
         reference engine's HandRecord form, ready for `reference.engine.replay_hand`."""
-        from simulate.kernel.chunk import run_traces
-
         job = self._job
         v = self.variant
         n = v.players

@@ -67,6 +67,7 @@ import pandas as pd
 
 from simulate.errors import BidlabInputError
 from simulate.hands.simulate import simulate_hands
+from simulate.kernel.hand import H_CONTRACT, H_MAKER, S_BID, S_SCORE, S_TRICKS
 from simulate.rules.variant import Variant
 from simulate.tables import policies
 from simulate.util.checks import check_seed, positive_int
@@ -201,8 +202,6 @@ def _raw_columns(v: Variant, res: Any) -> dict[str, np.ndarray]:
     n = v.players
     raw = getattr(res, "records_data", None)
     if raw is not None:
-        from simulate.kernel.hand import H_CONTRACT, H_MAKER, S_BID, S_SCORE, S_TRICKS
-
         hand_out, seat_out = raw.hand_out, raw.seat_out
         cols = {"bid": seat_out[:, :, S_BID], "tricks": seat_out[:, :, S_TRICKS],
                 "score": seat_out[:, :, S_SCORE]}

@@ -16,6 +16,7 @@ from typing import Any, Protocol
 from simulate.rules import play as rules
 from simulate.rules.cards import TRUMP_NAMES
 from simulate.rules.codes import NT
+from simulate.rules.load import load_variant
 from simulate.rules.variant import Variant
 
 # Decision kinds, in the order a hand asks for them.
@@ -572,8 +573,6 @@ def _tied_round(v: Variant, policies: Sequence[Policy], rng: random.Random, turn
     dealer's left, and the last of them deals this smaller hand. The hand's record holds
     only their seats, so it replays with the same game loaded for len(tied) players.
     """
-    from simulate.rules.load import load_variant
-
     n = v.players
     dealer = turn % n
     order = [(dealer + 1 + k) % n for k in range(n)]

@@ -71,6 +71,7 @@ import numpy as np
 
 from simulate.rules.cards import TRUMP_NAMES
 from simulate.rules.codes import ALWAYS_WINS, FOOLS_KING, LAST_PLAYED_WINS, NEVER_WINS, NT, PLAIN, WINS_IF_LED
+from simulate.rules.play import bids_base_score
 from simulate.rules.variant import Variant
 from simulate.util.memo import KeyedCache
 
@@ -425,8 +426,6 @@ def exact_one_card_win_probabilities(v: Variant) -> np.ndarray:
 
 
 def _score(v: Variant, bid: int, took: int) -> int:
-    from simulate.rules.play import bids_base_score
-
     return bids_base_score(v, bid, took, 1)
 
 
