@@ -170,7 +170,7 @@ def test_dask_backend_only_runs_chunk_tasks(dask_backend):
 
 
 def test_cli_scheduler_gives_the_same_output_as_local(dask_cluster, capsys):
-    args = ["simulate", "oh_hell", "-p", "4", "-h", "6", "--hands", "4000", "--chunk-size",
+    args = ["simulate", "oh_hell", "-p", "4", "-c", "6", "--hands", "4000", "--chunk-size",
             "900", "--no-progress"]
     outputs = []
     for extra in ([], ["--scheduler", dask_cluster.scheduler_address]):
