@@ -4,7 +4,9 @@
   `if TYPE_CHECKING:` are excluded: they never run);
 - no import of another module's `_private` name (`from m import _x`, or `m._x` on an imported
   bidlab module); a package's own tests may;
-- no function longer than MAX_LINES lines, kernel included.
+- no function longer than MAX_LINES lines, kernel included;
+- a docstring on every public module-level function and class, and on every public method
+  of a public class.
 
 Exit status 1 with one line per finding, 0 when clean.
 """
@@ -161,12 +163,27 @@ def long_functions(modules: dict[str, Module]) -> Iterator[str]:
                            f"(at most {MAX_LINES})")
 
 
+def missing_docstrings(modules: dict[str, Module]) -> Iterator[str]:
+    def public(node: ast.AST) -> list[ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef]:
+        return [c for c in ast.iter_child_nodes(node)
+                if isinstance(c, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+                and not c.name.startswith("_")]
+
+    for mod in modules.values():
+        for node in public(mod.tree):
+            members = public(node) if isinstance(node, ast.ClassDef) else []
+            for item in [node, *members]:
+                if ast.get_docstring(item) is None:
+                    yield f"{mod.path}:{item.lineno}: {item.name} has no docstring"
+
+
 def main(argv: list[str]) -> int:
     base = Path(argv[1]) if len(argv) > 1 else Path.cwd()
     modules = load(base)
     problems = [f"import cycle: {' <-> '.join(c)}" for c in cycles(edges(modules))]
     problems += list(private_imports(modules))
     problems += list(long_functions(modules))
+    problems += list(missing_docstrings(modules))
     for line in problems:
         print(line)
     if problems:

@@ -45,6 +45,8 @@ HOLD_CHANCE = 0.75   # precision play takes a trick with a card this likely to h
 
 @kernel_jit(inline=True)
 def hand_weight(hand, h, t, win_weight):
+    """Expected tricks of `hand` (uint64 mask) with h cards under trump t: the sum of its
+    cards' win weights win_weight[h, t, card]."""
     total = 0.0
     m = hand
     while m != ZERO:
@@ -65,6 +67,9 @@ def hand_class(hand, h, t, rate, suit_mask, n_bins):
 
 @kernel_jit(inline=True)
 def choose_trump(pol, rs, P, hand, h, win_weight):
+    """The trump a chooser with bid policy `pol` names for `hand`: a uniform draw from the
+    rules' trump choices (P[TRUMP_CHOICE0..]) for the random bidder (stream rs), else the
+    choice with the highest hand_weight."""
     k = P[N_TRUMP_CHOICES]
     if pol != BID_RANDOM:
         best, best_w = P[TRUMP_CHOICE0], -1.0

@@ -23,6 +23,7 @@ ZERO = np.uint64(0)
 
 @kernel_jit(inline=True)
 def mix64(z):
+    """splitmix64's finaliser: a bijective mix of the uint64 z."""
     z = (z ^ (z >> S30)) * MIX1
     z = (z ^ (z >> S27)) * MIX2
     return z ^ (z >> S31)
@@ -39,6 +40,7 @@ def seed_stream(rs, seed, hand_index, salt):
 
 @kernel_jit(inline=True)
 def next64(rs):
+    """The next uint64 of stream rs (a one-word state array): splitmix64."""
     rs[0] += GOLDEN
     return mix64(rs[0])
 

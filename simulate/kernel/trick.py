@@ -21,6 +21,7 @@ ZERO = np.uint64(0)
 
 @kernel_jit(inline=True)
 def trick_reset(ts):
+    """Empty the trick state ts (int64[TS_SIZE]) for a new trick."""
     ts[TS_COUNT] = 0
     ts[TS_LEAD_MECH] = -1
     ts[TS_LS] = -1
@@ -88,6 +89,12 @@ def trick_winner(ts, foolable):
 
 @kernel_jit(inline=True)
 def legal_mask(hand, ts, t, broken, breaking, suit_mask, wild):
+    """The cards of `hand` (uint64 mask) that may be played to the trick ts under trump t.
+
+    Leading: any card, but no trump while trumps are unbroken if the rules say so (`breaking`)
+    and the hand holds another suit. Following: any card after a card that wins only if led
+    (or a suitless lead); else the led effective suit plus the wild cards when the hand holds
+    that suit, any card when it does not."""
     if ts[TS_COUNT] == 0:
         if breaking and t < 4 and not broken:
             non_trump = hand & ~suit_mask[t, t]

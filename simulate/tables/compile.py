@@ -74,6 +74,9 @@ class KernelTables(NamedTuple):
 
 @dataclass(frozen=True)
 class RuleTables:
+    """A variant's rules as flat numeric tables (the kernel's only knowledge of a game),
+    compiled once per canonical string by compile_tables; the arrays are shared, not copied."""
+
     P: np.ndarray            # int64[P_SIZE] scalars (see kernel.layout)
     eff: np.ndarray          # int64[5, D] effective suit per trump (-1 suitless)
     power: np.ndarray        # int64[5, D] order within the effective suit

@@ -11,6 +11,8 @@ from simulate.tables import layout as L
 
 @dataclass(frozen=True)
 class PolicyInfo:
+    """A policy as users name it, the kernel's id for it, and a paragraph on what it does."""
+
     name: str
     kernel_id: int
     description: str
@@ -78,6 +80,8 @@ BID = {
 
 
 def resolve(kind: str, names: str | Sequence[str], players: int) -> list[int]:
+    """Kernel ids of the `kind` ("play" or "bid") policies named for every seat (one name
+    for everyone, or one per seat); BidlabInputError naming the allowed ones otherwise."""
     table = PLAY if kind == "play" else BID
     if isinstance(names, str):
         names = [names] * players

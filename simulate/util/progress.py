@@ -10,7 +10,9 @@ from typing import Any, Protocol
 class Bar(Protocol):
     """What a caller's bar must offer: tqdm's update(n)."""
 
-    def update(self, n: float | None = 1) -> bool | None: ...
+    def update(self, n: float | None = 1) -> bool | None:
+        """Advance the bar by n units."""
+        ...
 
 
 def new_bar(total: int, unit: str = "hand", smoothing: float = 0.1) -> Any:
