@@ -10,22 +10,13 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import SupportsInt
 
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
 from reports.charts.style import ERR, OKABE_ITO, has_rows, save, seat_colour
-
-
-def _game_seat_label(seat: SupportsInt, players: int) -> str:
-    seat = int(seat)
-    if seat == players - 1:
-        return f"{seat} (first dealer)"
-    if seat == 0:
-        return "0 (first dealer's left)"
-    return str(seat)
+from simulate.util.format import seat_label
 
 
 def seat_metric_chart(metrics: pd.DataFrame | None, prefix: str, stem: str | os.PathLike[str],
@@ -57,7 +48,7 @@ def seat_metric_chart(metrics: pd.DataFrame | None, prefix: str, stem: str | os.
         hi = max(float(rows.hi.max()), float(fair.iloc[0]))
         pad = (hi - lo) * 0.6 + 1e-9
         ax.set_ylim(max(0.0, lo - pad), hi + pad)
-    ax.set_xticks(x, [_game_seat_label(s, players) for s in seats])
+    ax.set_xticks(x, [seat_label(s, players, "first dealer") for s in seats])
     ax.set_xlabel("seat (0 = first dealer's left)")
     ax.set_ylabel(ylabel)
     ax.grid(axis="y", alpha=0.3)

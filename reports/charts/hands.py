@@ -14,7 +14,6 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import SupportsInt
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -32,20 +31,13 @@ from reports.charts.style import (
     save,
     seat_colour,
 )
+from simulate.util.format import seat_label
 from simulate.util.stats import Z95
 
-__all__ = ["seat_label", "trick_distribution_chart", "best_bid_heatmap", "bid_odds_chart",
+__all__ = ["trick_distribution_chart", "best_bid_heatmap", "bid_odds_chart",
            "pick_trump", "card_values_chart", "seat_advantage_chart"]
 
 
-def seat_label(seat: SupportsInt, players: int) -> str:
-    """Seat 0 is the dealer's left, players-1 the dealer."""
-    seat = int(seat)
-    if seat == players - 1:
-        return f"{seat} (dealer)"
-    if seat == 0:
-        return "0 (dealer's left)"
-    return str(seat)
 
 
 def _players(df: pd.DataFrame, players: int | None) -> int:

@@ -51,6 +51,7 @@ from reports.html.page import (
 )
 from reports.model import GameReport, SizeReport
 from simulate.util.files import write_atomically
+from simulate.util.format import seat_label
 
 __all__ = ["build_site", "DEFAULT_THIN"]
 
@@ -242,7 +243,7 @@ def _fixed_cell(column: str, digits: int) -> Callable[[Row], str]:
 
 def _seat_cols(df: pd.DataFrame, players: int) -> list[Col]:
     cols: list[Col] = [("seat", "0 = dealer's left, last = dealer",
-                        lambda r: esc(charts.seat_label(r["seat"], players))),
+                        lambda r: esc(seat_label(r["seat"], players))),
                        ("n", "rows (hands) for this seat", lambda r: grouped_int(r["n"]))]
     if "mean_bid" in df.columns:
         cols.append(("mean bid", "mean bid the policy made", lambda r: fixed_decimals(r["mean_bid"], 2)))
@@ -387,7 +388,7 @@ def _size_section(g: GameReport, r: SizeReport, root: Path) -> str:
                                                       players=g.players),
                       root, "trick distribution by seat", "Share of hands taking k tricks.")
         first: list[Col] = [("seat", "0 = dealer's left",
-                             lambda x: esc(charts.seat_label(x["seat"], g.players)))]
+                             lambda x: esc(seat_label(x["seat"], g.players)))]
         tbl = data_table(r.seat_tricks, _tricks_cols(r.seat_tricks, first, policy=False),
                      thin=lambda x: bool(x["thin"]))
         parts.append(f"{fig}{tbl}{table_downloads(r.seat_tricks, d / 'seat-tricks', root)}")

@@ -23,7 +23,7 @@ import pandas as pd
 from simulate.games.job import GameJob
 from simulate.kernel import game as K
 from simulate.rules.codes import FOOLS_KING
-from simulate.util.format import fmt_num, fmt_signed
+from simulate.util.format import fmt_num, fmt_signed, seat_label
 from simulate.util.stats import Z95
 
 
@@ -38,13 +38,6 @@ class Metric:
     fair: float | None = None   # the value chance (equal seats, no effect) would give
 
 
-def _seat_label(s: int, n: int) -> str:
-    if s == n - 1:
-        return f"seat {s} (first dealer)"
-    if s == 0:
-        return "seat 0 (first dealer's left)"
-    return f"seat {s}"
-
 
 def metric_defs(job: GameJob) -> list[Metric]:
     """The metrics that mean something for this variant (no hook metric without a hook)."""
@@ -53,17 +46,21 @@ def metric_defs(job: GameJob) -> list[Metric]:
     units = v.teams or n
     contract = v.is_contract
     out: list[Metric] = []
+
+    def label(s: int) -> str:
+        return f"seat {seat_label(s, n, 'first dealer')}"
+
     for s in range(n):
         out.append(Metric(f"win_share[{s}]", "win share by seat (ties split)",
-                          _seat_label(s, n), s, 1 / units))
+                          label(s), s, 1 / units))
     for s in range(n):
-        out.append(Metric(f"score[{s}]", "final score by seat", _seat_label(s, n), s))
+        out.append(Metric(f"score[{s}]", "final score by seat", label(s), s))
     for s in range(n):
         if contract:
             out.append(Metric(f"made[{s}]", "contracts made by seat (as maker)",
-                              _seat_label(s, n), s))
+                              label(s), s))
         else:
-            out.append(Metric(f"exact[{s}]", "exact bids by seat", _seat_label(s, n), s))
+            out.append(Metric(f"exact[{s}]", "exact bids by seat", label(s), s))
     out.append(Metric("length", "game", "hands per game"))
     if job.G[K.G_RIVER]:
         out.append(Metric("tiebreaks", "game", "tie-break rounds per game"))
