@@ -7,7 +7,9 @@ trace of decisions can be replayed there. Scratch arrays are allocated once per 
 Each phase is its own function, inlined into run_hand at numba IR level (inline="always"),
 so the compiled hand stays one function as before the split: called apart, each phase
 would receive the ~20 table arrays as some 200 scalar arguments per hand, a cost that
-shows on fast workloads such as random play.
+shows on fast workloads such as random play. The tricks are the exception, played in
+run_hand's own loop (see the comment there): inlining copies a callee's IR at a cost that
+grows with its size, and a tricks phase wrapping both play policies doubled the cold compile.
 """
 
 from __future__ import annotations
@@ -364,78 +366,39 @@ def _tricks_wanted(P, seat, h, maker, contract, ladder, sout):
 
 
 @kernel_jit(inline=True)
-def _choose_card(P, tabs, rs_pol, hands, seat, h, trick_no, trump, broken, maker, contract,
-                 sitting_out, first_seat, played, active, gone, tmask, play_pol, sout, ts):
-    """The seat's play (card | low-ace flag << 6) under its play policy."""
+def _precision_context(P, ts, seat, first_seat, played, sitting_out, maker, sout, foolable):
+    """What precision play reads besides the cards: (whether the seat's partner is winning
+    the trick so far, the bids of the seat's side)."""
     n = P[L.N_PLAYERS]
     teams = P[L.TEAMS]
-    eff, power, mech, suit_mask, masks = tabs.eff, tabs.power, tabs.mech, tabs.suit_mask, tabs.masks
-    ladder, srank, by_rank, beaters = tabs.ladder, tabs.srank, tabs.by_rank, tabs.beaters
-    wild, foolable, aces = masks[0], masks[1], masks[2]
-    legal = legal_mask(hands[seat], ts, trump, broken, P[L.BREAKING_TRUMP], suit_mask, wild)
-    need = 0
-    if play_pol[seat] != L.PLAY_RANDOM:
-        need = _tricks_wanted(P, seat, h, maker, contract, ladder, sout)
-    if play_pol[seat] != L.PLAY_PRECISION:
-        return choose_play(play_pol[seat], rs_pol, P, legal, need, ts, trump, eff, power, mech,
-                           srank, by_rank, beaters, foolable, aces)
     partner_winning = False
     if played > 0 and teams > 0:
         wpos, _ = trick_winner(ts, foolable)
         wseat = _seat_at(first_seat, wpos, sitting_out, n)
         partner_winning = wseat != seat and _unit(wseat, teams) == _unit(seat, teams)
-    ub = 0
+    side_bid = 0
     if maker < 0:
         for s in range(n):
             if _unit(s, teams) == _unit(seat, teams):
-                ub += sout[s, S_BID]
-    return precision_play(P, legal, hands[seat], gone, tmask, need, h - trick_no, ts, trump,
-                          partner_winning, active - played - 1, h, ub, tabs)
+                side_bid += sout[s, S_BID]
+    return partner_winning, side_bid
 
 
 @kernel_jit(inline=True)
-def _play_tricks(P, tabs, rs_pol, hands, h, trump, maker, contract, sitting_out, leader,
-                 play_pol, sout, captured, ts, won, trace, hout, do_trace):
-    """Play the h tricks: tricks and fooled kings into sout, the winner of each capture
-    event into captured, the cards that won a trick into won[0]."""
+def _close_trick(P, ts, tmask, first_seat, sitting_out, foolable, sout, captured, won):
+    """The finished trick's winner takes it: its trick and fooled kings into sout, the
+    capture events among the trick's cards into captured, the winning card into won[0].
+    Returns the winner, who leads next."""
     n = P[L.N_PLAYERS]
-    eff, power, mech, suit_mask, masks = tabs.eff, tabs.power, tabs.mech, tabs.suit_mask, tabs.masks
-    foolable = masks[1]
-    active = n - popcount(sitting_out)
-    broken = False
-    n_events = P[L.N_EVENTS]
-    gone = ZERO
-    won[0] = ZERO
-    for trick_no in range(h):
-        trick_reset(ts)
-        tmask = ZERO
-        seat = leader
-        played = 0
-        first_seat = leader
-        while played < active:
-            if not (sitting_out >> np.uint64(seat)) & ONE:
-                move = _choose_card(P, tabs, rs_pol, hands, seat, h, trick_no, trump, broken,
-                                    maker, contract, sitting_out, first_seat, played, active,
-                                    gone, tmask, play_pol, sout, ts)
-                c = move & 63
-                _record(trace, hout, do_trace, L.D_PLAY, seat, move)
-                hands[seat] &= ~(ONE << np.uint64(c))
-                tmask |= ONE << np.uint64(c)
-                gone |= ONE << np.uint64(c)
-                trick_add(ts, c, move >> 6, trump, eff, power, mech)
-                played += 1
-            seat = seat + 1 if seat + 1 < n else 0
-        if trump < 4 and (tmask & suit_mask[trump, trump]) != ZERO:
-            broken = True
-        pos, fooled = trick_winner(ts, foolable)
-        winner = _seat_at(first_seat, pos, sitting_out, n)
-        won[0] |= ONE << np.uint64(ts[TS_CARD0 + pos])
-        sout[winner, S_TRICKS] += 1
-        sout[winner, S_FOOLED] += fooled
-        for e in range(n_events):
-            if (tmask >> np.uint64(P[L.EVENT0 + 3 * e])) & ONE:
-                captured[e] = winner
-        leader = winner
+    pos, fooled = trick_winner(ts, foolable)
+    winner = _seat_at(first_seat, pos, sitting_out, n)
+    won[0] |= ONE << np.uint64(ts[TS_CARD0 + pos])
+    sout[winner, S_TRICKS] += 1
+    sout[winner, S_FOOLED] += fooled
+    for e in range(P[L.N_EVENTS]):
+        if (tmask >> np.uint64(P[L.EVENT0 + 3 * e])) & ONE:
+            captured[e] = winner
+    return winner
 
 
 @kernel_jit(inline=True)
@@ -578,9 +541,48 @@ def run_hand(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, play_pol,
         trump = _sequential_bids(P, rs_pol, hands, h, constrained, trump, forced_trump, bid_pol,
                                  card_rate, win_weight, suit_mask, bid_table, sout, trace, hout,
                                  do_trace)
+    # The tricks are played here rather than in a phase function of their own: numba copies
+    # an inlined callee's IR block by block (the cost grows with blocks x variables), and a
+    # tricks phase holding both play policies doubled the kernel's cold compile time.
+    eff, power, mech, masks = tabs.eff, tabs.power, tabs.mech, tabs.masks
+    wild, foolable, aces = masks[0], masks[1], masks[2]
     leader = _first_leader(P, maker, alone, defender_alone, sitting_out)
-    _play_tricks(P, tabs, rs_pol, hands, h, trump, maker, contract, sitting_out, leader,
-                 play_pol, sout, captured, ts, won, trace, hout, do_trace)
+    active = n - popcount(sitting_out)
+    broken = False
+    gone = ZERO
+    won[0] = ZERO
+    for trick_no in range(h):
+        trick_reset(ts)
+        tmask = ZERO
+        seat = leader
+        played = 0
+        while played < active:
+            if not (sitting_out >> np.uint64(seat)) & ONE:
+                pol = play_pol[seat]
+                legal = legal_mask(hands[seat], ts, trump, broken, P[L.BREAKING_TRUMP],
+                                   suit_mask, wild)
+                need = 0 if pol == L.PLAY_RANDOM else \
+                    _tricks_wanted(P, seat, h, maker, contract, ladder, sout)
+                if pol == L.PLAY_PRECISION:
+                    partner_winning, side_bid = _precision_context(
+                        P, ts, seat, leader, played, sitting_out, maker, sout, foolable)
+                    move = precision_play(P, legal, hands[seat], gone, tmask, need,
+                                          h - trick_no, ts, trump, partner_winning,
+                                          active - played - 1, h, side_bid, tabs)
+                else:
+                    move = choose_play(pol, rs_pol, P, legal, need, ts, trump, eff, power, mech,
+                                       tabs.srank, tabs.by_rank, tabs.beaters, foolable, aces)
+                _record(trace, hout, do_trace, L.D_PLAY, seat, move)
+                bit = ONE << np.uint64(move & 63)
+                hands[seat] &= ~bit
+                tmask |= bit
+                gone |= bit
+                trick_add(ts, move & 63, move >> 6, trump, eff, power, mech)
+                played += 1
+            seat = seat + 1 if seat + 1 < n else 0
+        if trump < 4 and (tmask & suit_mask[trump, trump]) != ZERO:
+            broken = True
+        leader = _close_trick(P, ts, tmask, leader, sitting_out, foolable, sout, captured, won)
     _score_hand(P, tabs, h, maker, contract, alone, sout, captured, ubid, utook, uscore)
     hout[H_TRUMP] = trump
     hout[H_MAKER] = maker
