@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 import simulate as sim
-from reports.analysis.classes import FEATURES, add_features, top_cards
+from simulate.rules.features import FEATURES, add_features, top_cards
 from reports.analysis.tables import counterfactual_scores, expected_tricks_table, seat_summary
 from simulate.errors import BidlabInputError
 from simulate.tables.compile import compile_tables

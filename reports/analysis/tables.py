@@ -58,7 +58,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from reports.analysis.classes import FEATURES, add_features
+from simulate.rules.features import FEATURES, add_features
 from simulate.errors import BidlabInputError
 from simulate.rules.variant import Variant
 from simulate.tables.compile import compile_tables

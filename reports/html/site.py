@@ -33,7 +33,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from reports.analysis.classes import FEATURE_HELP
+from simulate.rules.features import FEATURE_HELP
 from reports.charts import hands as charts
 from reports.html.balance import balance_page
 from reports.html.page import (

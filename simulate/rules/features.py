@@ -35,6 +35,9 @@ top3     Cards held among the three strongest of the deck under the trump. Stren
 aces     Natural Aces held (by identity: rank A, any suit; in Kings and Fools Aces are low
          but still count here).
 kings    Natural Kings held (rank K, any suit).
+side_high Natural cards of a side suit (effective suit other than the trump; every suit in
+         no trump) among the two highest ranks of that suit: Aces and Kings, or in Kings and
+         Fools (Aces low) Kings and Queens.
 voids    Suits of the deck (0..3, by effective suit under the trump) with no card of the
          hand in them: a Little Jack counts for the trump suit, not its printed suit;
          suitless specials fill no suit.
@@ -128,10 +131,19 @@ def _build_feature_masks(v: Variant) -> dict[str, np.ndarray]:
         top3[t] = _mask_of(top_cards(v, t, 3))
         for s in range(4):
             suits[t, s] = _mask_of(c for c in range(D) if eff[c] == s)
+    side_high = np.zeros(5, np.uint64)
+    for t in range(5):
+        eff, power = v.eff_suit_table[t], v.power_table[t]
+        for s in range(4):
+            if s == t:
+                continue
+            natural = [c for c in range(D) if eff[c] == s and not cards[c].special]
+            tops = sorted({power[c] for c in natural}, reverse=True)[:2]
+            side_high[t] |= _mask_of(c for c in natural if power[c] in tops)
     specials = _mask_of(c for c in range(D) if cards[c].special)
     aces = _mask_of(c for c in range(D) if not cards[c].special and cards[c].rank == 14)
     kings = _mask_of(c for c in range(D) if not cards[c].special and cards[c].rank == 13)
-    out = {"trumps": trumps, "top3": top3, "suits": suits,
+    out = {"trumps": trumps, "top3": top3, "suits": suits, "side_high": side_high,
            "specials": np.full(5, specials, np.uint64), "aces": np.full(5, aces, np.uint64),
            "kings": np.full(5, kings, np.uint64)}
     return out
@@ -192,6 +204,7 @@ FEATURES: dict[str, Callable[[np.ndarray, np.ndarray, Variant], np.ndarray]] = {
     "top3": _by_mask("top3"),
     "aces": _by_mask("aces"),
     "kings": _by_mask("kings"),
+    "side_high": _by_mask("side_high"),
     "voids": _voids,
     "longest": _longest,
 }
@@ -202,6 +215,7 @@ FEATURE_HELP = {
     "top3": "cards held among the deck's three strongest under the trump (ties at the top all count)",
     "aces": "natural Aces held",
     "kings": "natural Kings held",
+    "side_high": "cards of the two highest ranks of a side (non-trump) suit",
     "voids": "suits of the deck (by effective suit) with no card in hand",
     "longest": "length of the longest effective suit",
 }
@@ -235,3 +249,34 @@ def add_features(df: pd.DataFrame, v: Variant, names: str | Iterable[str] | None
     for name in names:
         out[name] = FEATURES[name](masks, t, v)
     return out
+
+
+def card_labels(v: Variant, t: int) -> list[str]:
+    """A short player's name for every deck card under trump index t, the same for cards
+    that play alike: specials by name, trumps as "trump A", side-suit cards by rank only
+    (with one or two cards, the card itself is the hand class)."""
+    out = []
+    for c, card in enumerate(v.cards.cards):
+        if card.special:
+            out.append(v.cards.names[c])
+        elif t != NT and v.eff_suit_table[t][c] == t:
+            name = v.cards.names[c]
+            # a card moved into the trump suit (a Little Jack) keeps its printed name
+            out.append(f"trump {name[:-1]}" if card.suit == t else f"trump {name}")
+        else:
+            out.append(v.cards.names[c][:-1])
+    return out
+
+
+def strongest_card(v: Variant, masks: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """Deck index of each hand's strongest card under its trump (the card ranking of
+    top_cards; a hand of never-winning cards gives its first card)."""
+    D = len(v.cards)
+    order = np.zeros((5, D), np.int64)             # larger = stronger
+    for tt in range(5):
+        keys = [_strength(v, tt, c) for c in range(D)]
+        ranked = sorted(range(D), key=lambda c: (keys[c] is not None, keys[c] or (0, 0)))
+        order[tt, ranked] = np.arange(D)
+    bits = ((masks[:, None] >> np.arange(D, dtype=np.uint64)) & _ONE).astype(bool)
+    score = np.where(bits, order[t], -1)
+    return score.argmax(axis=1)
