@@ -26,26 +26,12 @@ from simulate.hands.simulate import records_arrays
 from simulate.kernel.hand import H_OVERRIDDEN, H_TRUMP, S_BID, S_SCORE
 from simulate.rules.variant import Variant
 from simulate.tables import layout as L
-from simulate.tables.compile import RuleTables, compile_tables
+from simulate.tables.bidder import table_hand_class
+from simulate.tables.compile import compile_tables
 from simulate.tables.trained import save_trained, user_dir
 
 MIN_CELL = 40              # deals a cell needs before its bid is trusted
 TRAIN_SEED = 0x7AB1E
-
-
-def _classes(v: Variant, tables: RuleTables, h: int, masks: np.ndarray,
-             trumps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Hand class of each hand, exactly as the kernel computes it."""
-    D = len(v.cards)
-    bits = ((masks[:, None] >> np.arange(D, dtype=np.uint64)) & np.uint64(1)).astype(bool)
-    rate = tables.card_rate[h][trumps]                       # [N, D]
-    est = np.where(bits, rate, 0.0).sum(axis=1)
-    n_bins = tables.bid_table.shape[2]
-    k = np.minimum((2.0 * est).astype(np.int64), n_bins - 1)
-    trump_masks = np.array([tables.suit_mask[t, t] if t < 4 else 0 for t in range(5)],
-                           dtype=np.uint64)[trumps]
-    held = np.array([int(x).bit_count() for x in (masks & trump_masks)], dtype=np.int64)
-    return k, held
 
 
 def train_hand_size(v: Variant, h: int, deals: int, seed: int, max_iter: int,
@@ -75,7 +61,9 @@ def train_hand_size(v: Variant, h: int, deals: int, seed: int, max_iter: int,
                 ok = hand_out[:, H_OVERRIDDEN] == 1
                 scores[ok, b] = sign * seat_out[ok, s, S_SCORE]
                 if cls is None:
-                    cls, held = _classes(v, tables, h, mask_out[:, s], hand_out[:, H_TRUMP])
+                    cls, held = table_hand_class(tables.card_rate[h], tables.suit_mask,
+                                                 tables.bid_table.shape[2], mask_out[:, s],
+                                                 hand_out[:, H_TRUMP])
                     prev = np.minimum(seat_out[:, earlier, S_BID].sum(axis=1), prev_cap) \
                         if earlier else np.zeros(deals, np.int64)
             assert cls is not None and held is not None and prev is not None
