@@ -1,0 +1,79 @@
+"""Hand classes a player can count at the table: the cells of class tables and cheat sheets.
+
+With one card the class is the card itself (by what it is under the trump: "trump K",
+"A", "HIJO"); with two, the stronger card and the trumps held; with more, the hand's point
+count (each card's measured trick rate, averaged over the cards a player cannot tell apart
+and rounded so a sheet can print them) in half-trick classes, and the trumps held.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from simulate.hands.job import card_rates
+from simulate.rules.features import FEATURES, card_labels, strongest_card
+from simulate.rules.variant import Variant
+
+CAP = 3                   # counts other than trumps above this are pooled ("3" = 3 or more)
+
+
+def sheet_features(v: Variant, hand_size: int) -> list[str]:
+    """The features of the hand class at this hand size (see the module notes)."""
+    if hand_size == 1:
+        return ["card"]
+    if hand_size == 2:
+        return ["card", "trumps"]
+    return ["points", "trumps", "side_high"]
+
+
+POINT_STEP = 0.5          # the sheet's point classes are this many tricks wide
+
+
+def point_table(v: Variant, hand_size: int) -> np.ndarray:
+    """float64[5, D]: the points the sheet gives each card under each trump — the tricks a
+    card takes on average (the heuristic bidder's measured card rates), averaged over the
+    cards a player cannot tell apart (one rank of the side suits, one rank of trumps, a
+    special by name), rounded to 0.05 so the sheet can print them."""
+    rate = card_rates(v, hand_size)                     # float64[5, D]
+    out = np.zeros_like(rate)
+    for t in range(5):
+        labels = card_labels(v, t)
+        for label in set(labels):
+            idx = [c for c, name in enumerate(labels) if name == label]
+            out[t, idx] = np.round(rate[t, idx].mean() / 0.05) * 0.05
+    return out
+
+
+def hand_points(v: Variant, hand_size: int, masks: np.ndarray, trumps: np.ndarray) -> np.ndarray:
+    """The sheet's point count of each hand: the sum of its cards' points (point_table)."""
+    D = len(v.cards)
+    bits = ((masks[:, None] >> np.arange(D, dtype=np.uint64)) & np.uint64(1)).astype(bool)
+    return np.where(bits, point_table(v, hand_size)[trumps], 0.0).sum(axis=1)
+
+
+def class_columns(v: Variant, hand_size: int, masks: np.ndarray, trumps: np.ndarray,
+                  features: list[str] | None = None) -> pd.DataFrame:
+    """The hand class of each hand as columns: counts other than trumps capped at CAP ("3"
+    means 3 or more); points in POINT_STEP classes (the lower edge);
+    the "card" feature is the strongest card's player's name under the deal's trump
+    ("trump A", "K", "HIJO")."""
+    features = sheet_features(v, hand_size) if features is None else features
+    masks = np.asarray(masks, dtype=np.uint64)
+    trumps = np.asarray(trumps, dtype=np.int64)
+    out: dict[str, np.ndarray] = {}
+    for name in features:
+        if name == "points":
+            pts = hand_points(v, hand_size, masks, trumps)
+            out[name] = np.floor(pts / POINT_STEP + 1e-9) * POINT_STEP
+        elif name == "card":
+            best = strongest_card(v, masks, trumps)
+            labels = np.array([card_labels(v, t) for t in range(5)], dtype=object)
+            out[name] = labels[trumps, best]
+        else:
+            value = FEATURES[name](masks, trumps, v).astype(np.int64)
+            # trump length decides long hands, so trumps keep every count
+            out[name] = value if name == "trumps" else np.minimum(value, CAP)
+    return pd.DataFrame(out)
+
+

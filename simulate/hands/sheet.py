@@ -1,0 +1,132 @@
+"""The cheat sheet: exactly the cells a player reads, and the bid each hand gets from them.
+
+One cell per (seat, hand class). Where the seat bids after others, what it should bid
+depends on the sum of their bids, so the cell lists its bid by that sum as a few ranges
+("2; 4+: 1" = bid 2, or 1 once the earlier bids sum to 4 or more), each range's bid the
+best legal bid of the forced-bid class table for those sums (under the hook the dealer's
+forbidden bid is never the answer). A sum whose own cell is thin takes the bid of the
+pooled cell. `too_close` marks a range whose best and runner-up cannot be told apart
+(their paired 95% interval covers 0): the sheet then names both ("2/1").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+import numpy as np
+import pandas as pd
+
+from simulate.hands.class_table import MIN_CELL, forced_class_table
+from simulate.hands.classes import class_columns
+from simulate.hands.forced import ForcedRun
+from simulate.rules.variant import Variant
+
+
+class Range(NamedTuple):
+    """The cell's bid for earlier bids summing to lo..hi (hi -1: no upper end)."""
+
+    lo: int
+    hi: int
+    bid: int
+    close: int          # the runner-up when too close to call, else -1
+
+
+class SheetAnswer(NamedTuple):
+    """What the printed sheet says for a hand: the bid to make, and the other bid the cell
+    names as too close to call (-1: none)."""
+
+    bid: int
+    close: int
+
+
+def cheat_sheet(runs: list[ForcedRun], v: Variant, min_cell: int = MIN_CELL) -> pd.DataFrame:
+    """The printable cheat sheet of one hand size from forced runs of every seat: one row per
+    (seat, hand class) with n, the pooled best bid and its E[score], `ranges` (the bid by
+    the sum of earlier bids, see the module notes), `text` (what the sheet prints), `thin`
+    and `too_close`. These are exactly the printed cells; sheet_bid reads them."""
+    pooled, _ = forced_class_table(runs, v, by_prev=False, min_cell=min_cell)
+    by_prev, _ = forced_class_table(runs, v, by_prev=True, min_cell=min_cell)
+    features = list(pooled.attrs["features"])
+    key = ["seat", *features]
+    sums = by_prev[by_prev["prev_sum"].notna()] if "prev_sum" in by_prev else by_prev.iloc[:0]
+    grouped = {k: g for k, g in sums.groupby(key, sort=False)} if len(sums) else {}
+    ranges: list[list[Range]] = []
+    texts: list[str] = []
+    for row in pooled.itertuples(index=False):
+        cell = tuple(getattr(row, c) for c in key)
+        rs = _ranges(row, grouped.get(cell), min_cell)
+        ranges.append(rs)
+        texts.append(range_text(rs, bool(row.thin)))
+    out = pooled[[*key, "n", "best", "e_score", "ci_low", "ci_high", "p_exact", "runner_up",
+                  "diff", "diff_low", "diff_high", "too_close", "thin", "alt"]].copy()
+    out["ranges"] = pd.Series(ranges, index=out.index, dtype=object)
+    out["text"] = texts
+    out.attrs.update(pooled.attrs)
+    return out
+
+
+def _ranges(row: Any, by_sum: pd.DataFrame | None, min_cell: int) -> list[Range]:
+    """The cell's bid by the sum of earlier bids, consecutive sums with the same answer
+    merged; thin sums take the pooled answer."""
+    pooled = Range(0, -1, int(row.best),
+                   int(row.runner_up) if bool(row.too_close) else -1)
+    if by_sum is None or by_sum.empty:
+        return [pooled]
+    top = int(by_sum["prev_sum"].max())
+    answer = {}
+    alt = int(row.alt)
+    r: Any
+    for r in by_sum.itertuples(index=False):
+        if int(r.n) >= min_cell:
+            answer[int(r.prev_sum)] = (int(r.best), int(r.runner_up) if bool(r.too_close) else -1)
+        elif str(pooled.bid) in str(r.forbidden).split():
+            # a thin sum under which the rules forbid the pooled bid (the hook)
+            answer[int(r.prev_sum)] = (alt, -1)
+    out: list[Range] = []
+    for p in range(top + 1):
+        bid, close = answer.get(p, (pooled.bid, pooled.close))
+        if out and out[-1].bid == bid and out[-1].close == close:
+            out[-1] = out[-1]._replace(hi=p)
+        else:
+            out.append(Range(p, p, bid, close))
+    return [r._replace(hi=-1) if i == len(out) - 1 else r for i, r in enumerate(out)]
+
+
+def range_text(ranges: list[Range], thin: bool = False) -> str:
+    """A cell as the sheet prints it: "2", "2/1" (too close to call), "2; 4+: 1"."""
+    parts = []
+    for i, r in enumerate(ranges):
+        bid = f"{r.bid}/{r.close}" if r.close >= 0 else str(r.bid)
+        parts.append(bid if i == 0 else f"{r.lo}+: {bid}")
+    return "; ".join(parts) + ("?" if thin else "")
+
+
+def sheet_bid(sheet: pd.DataFrame, v: Variant, mask: int, trump: int, seat: int,
+              prev: int | None = None) -> SheetAnswer | None:
+    """What the printed sheet gives a hand (mask) under trump index `trump` in `seat` after
+    earlier bids summing to `prev` (None: the seat bids first): the bid of the cell's range
+    for that sum; None when the sheet has no cell for the hand."""
+    h = int(sheet.attrs["hand_size"])
+    key = class_columns(v, h, np.array([mask], np.uint64), np.array([trump]),
+                        list(sheet.attrs["features"])).iloc[0]
+    rows = sheet[sheet.seat == seat]
+    for name, value in key.items():
+        rows = rows[rows[name] == value]
+    if rows.empty:
+        return None
+    ranges: list[Range] = rows.iloc[0]["ranges"]
+    p = 0 if prev is None else prev
+    for r in ranges:
+        if r.lo <= p and (r.hi < 0 or p <= r.hi):
+            return SheetAnswer(r.bid, r.close)
+    return SheetAnswer(ranges[-1].bid, ranges[-1].close)
+
+
+def sheet_lookup(sheet: pd.DataFrame, v: Variant
+                 ) -> Callable[[int, int, int, int | None], SheetAnswer | None]:
+    """bid_for(mask, trump, seat, prev_sum): sheet_bid on this sheet."""
+    def bid_for(mask: int, trump: int, seat: int, prev: int | None) -> SheetAnswer | None:
+        return sheet_bid(sheet, v, mask, trump, seat, prev)
+
+    return bid_for
