@@ -116,6 +116,7 @@ class _Query:
     trump: str | None
     trump_mode: str
     condition: str          # what a rejected deal failed, for messages
+    namer: str              # who names the trump, for messages
     warnings: list[str] = field(default_factory=list)
 
 
@@ -315,7 +316,7 @@ def _trump_plan(v: Variant, seat: int, trump: str | None,
             f"trump: in {v.name} {role} (seat {who}) names trump before seat {seat} bids, so it "
             f"is known at this point; give it (--trump), one of {names}")
     i = v.trump_index(trump)
-    return None, i, TRUMP_NAMES[i], f"named by seat {who}, {role} (conditioned)"
+    return None, i, TRUMP_NAMES[i], f"named by {role} (seat {who}) (conditioned)"
 
 
 def _check_fields(v: Variant, fields: Sequence[str]) -> list[str]:
@@ -362,7 +363,8 @@ def _query(v: Variant, hand: str | Sequence[str], seat: int, trump: str | None, 
     if want >= 0:
         parts.append(f"trump {name} was named")
     q = _Query(v, base, seat, side, bids, earlier, before, want, groups,
-               v.rule("end.better", "higher") == "lower", name, mode, " and ".join(parts))
+               v.rule("end.better", "higher") == "lower", name, mode, " and ".join(parts),
+               mode.removeprefix("named by ").removesuffix(" (conditioned)"))
     if h not in v.schedule:
         q.warnings.append(f"{h} cards is not a hand size of this game's schedule; the "
                           "opponents bid by a fallback")
@@ -493,9 +495,9 @@ def bid_odds(v: Variant, hand: str | Sequence[str], seat: int = 0, trump: str | 
                 + "; give bids it can produce")
         if q.want_trump >= 0:
             raise BidlabInputError(
-                f"trump {q.trump}: the {bid} policy of the player who names trump never named "
-                f"it with this hand in {dealt:,} deals tried; {q.trump_mode.split(',')[0]} "
-                "would not choose it here")
+                f"trump {q.trump}: {q.namer}, bidding by the {bid} policy, never named it "
+                f"while seat {seat} holds this hand in {dealt:,} deals tried, so the odds "
+                "cannot be conditioned on it; try another trump")
         raise BidlabInputError(f"no bid could be evaluated for this hand in {dealt:,} deals")
     rows = _rows(q, acc, active)
     if not rows:
