@@ -161,3 +161,160 @@ def test_odds_do_not_depend_on_the_number_of_workers() -> None:
     two = sim.bid_odds(v, "KS FOOL 7H 2C", seat=3, bids_before="0,0,1", samples=20_000,
                        workers=2)
     assert one.equals(two)
+
+
+def _forced_bid_run(v: sim.Variant, hand: str, seat: int, bid: int, hands: int,
+                    seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The ordinary hand kernel with the seat's bid forced: (hand outputs, seat outputs)."""
+    import dataclasses
+
+    from simulate.hands.job import make_job
+    from simulate.hands.simulate import records_arrays
+    from simulate.tables import layout as L
+
+    job = make_job(v, len(hand.split()), hands, seed, "precision", "table", None, {seat: hand},
+                   None)
+    P = job.tables.P.copy()
+    P[L.OVERRIDE_SEAT], P[L.OVERRIDE_BID] = seat, bid
+    job.tables = dataclasses.replace(job.tables, P=P)
+    hand_out, seat_out, _, _ = records_arrays(job, None)
+    return hand_out, seat_out
+
+
+@pytest.mark.parametrize("game,hand,seat,bid,mode", [
+    ("hoffer", "AS KS 9H 10D QC", 0, 1, "named by the dealer (seat 3) (conditioned)"),
+    ("horseshoes", "AS KS QS 9H 10D QC 2C 3C 4D 5D 7H 8S 6C", 1, 4,
+     "named by the first bidder (seat 0) (conditioned)"),
+])
+def test_a_trump_named_by_another_player_is_conditioned_like_filtering(
+        game: str, hand: str, seat: int, bid: int, mode: str) -> None:
+    """Conditioning on the trump the chooser named agrees with filtering plain hands on it:
+    the chooser names trump before this seat bids, on the same random numbers, so the kept
+    deals are the same ones."""
+    from simulate.kernel.hand import H_OVERRIDDEN, H_TRUMP, S_SCORE, S_TRICKS
+
+    v = sim.load_variant(game, players=4)
+    df = sim.bid_odds(v, hand, seat=seat, trump="S", samples=3_000, seed=11, exhaustive=True)
+    assert df.attrs["trump_mode"] == mode
+    assert df.attrs["accepted"] >= 3_000 and df.attrs["dealt"] > df.attrs["accepted"]
+    hand_out, seat_out = _forced_bid_run(v, hand, seat, bid, df.attrs["dealt"], 11)
+    keep = (hand_out[:, H_TRUMP] == 0) & (hand_out[:, H_OVERRIDDEN] == 1)
+    score = seat_out[keep, seat, S_SCORE].astype(float)
+    row = df.set_index("bid").loc[bid]
+    se = score.std() / np.sqrt(len(score))
+    assert abs(row.expected_score - score.mean()) <= 4 * se + 1e-12
+    assert abs(row.mean_tricks - seat_out[keep, seat, S_TRICKS].mean()) <= 0.2
+    assert row.n == keep.sum()          # the very same deals, in fact
+
+
+def test_rare_earlier_bids_keep_dealing_instead_of_dropping_every_bid() -> None:
+    """The pilot stage used to accept no deal here and drop every bid."""
+    v = sim.load_variant("oh_hell", players=4)
+    df = sim.bid_odds(v, "AS KH 7D 2C", seat=3, trump="H", bids_before="3,2,1", samples=2_000,
+                      seed=1)
+    assert 0 < df.attrs["accepted"] < df.attrs["dealt"]
+    assert not df.forbidden.all() and df.best.sum() == 1
+    assert list(df[df.forbidden].bid) == []            # 3 + 2 + 1 > 4: nothing is hooked
+    if df.attrs["accepted"] < 5_000:
+        assert df.attrs["warnings"][0].startswith("thin conditioning: only ")
+        assert "warning: thin conditioning" in format_odds(df)
+
+
+def test_a_trump_the_chooser_never_names_is_an_input_error() -> None:
+    v = sim.load_variant("hoffer", players=4)
+    with pytest.raises(sim.BidlabInputError, match=r"never named it .* in [\d,]+ deals tried"):
+        sim.bid_odds(v, "HIJO JS JC AS KS", seat=0, trump="S", samples=2_000)
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["odds", "hoffer", "--hand", "HIJO JS JC AS KS", "--trump", "S", "--samples", "2000"],
+     "deals tried"),
+    (["odds", "hoffer", "--hand", "AS KS 9H 10D QC"], "known at this point"),
+    (["odds", "oh_hell", "--hand", "AS KH 7D", "--seat", "1"], "turned up"),
+    (["odds", "horseshoes", "--hand", "AS KS QS 9H 10D QC 2C 3C 4D 5D 7H 8S 6C", "--seat", "2"],
+     "first bidder"),
+    (["odds", "hyjack", "--hand", "HJ_BLUE AS 2H", "--trump", "H"], "allowed: S"),
+    (["odds", "kings_and_fools", "--hand", "KS FOOL", "--field", "table,nonsense"],
+     "unknown bid policy"),
+])
+def test_conditioning_errors_are_one_line(args: list[str], needle: str,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(args)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("bidlab: error:") and needle in err[0], err
+    assert "RULES.md" not in err[0] and "A-" not in err[0]
+
+
+def test_the_chooser_names_its_own_trump() -> None:
+    v = sim.load_variant("horseshoes", players=4)
+    hand = "AS KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S 2S"
+    df = sim.bid_odds(v, hand, seat=0, samples=2_000)
+    assert df.attrs["trump_mode"] == "chosen by this seat"
+    assert "chosen by this seat" in format_odds(df)
+    given = sim.bid_odds(v, hand, seat=0, trump="S", samples=2_000)
+    assert given.attrs["trump_mode"] == "given (this seat names it)"
+    assert given.attrs["accepted"] == given.attrs["dealt"] == 2_000
+
+
+def test_difference_to_the_best_with_holm_intervals_and_ties() -> None:
+    v = sim.load_variant("oh_hell", players=4)
+    df = sim.bid_odds(v, "AS KH 7D 2C 9C", seat=1, trump="S", samples=4_000, seed=2,
+                      exhaustive=True)
+    best = df[df.best].iloc[0]
+    assert best.diff_to_best == 0 and not best.tie
+    others = df[~df.best & ~df.forbidden]
+    assert ((others.diff_high - others.diff_low)
+            >= (others.diff_high_raw - others.diff_low_raw) - 1e-12).all()
+    assert ((others.diff_high - others.diff_low)
+            > (others.diff_high_raw - others.diff_low_raw)).any()
+    assert (others.tie == ((others.diff_low <= 0) & (others.diff_high >= 0))).all()
+    mean_diff = others.expected_score - best.expected_score
+    assert np.allclose(others.diff_to_best, mean_diff)     # every bid on every deal
+    # a hand where two bids score almost alike: the tie is flagged and said
+    close = sim.bid_odds(v, "AS KH 7D 2C 9C", seat=1, trump="S", samples=300, seed=2,
+                         exhaustive=True)
+    assert close.attrs["too_close"] == bool(close.tie.any())
+    if close.attrs["too_close"]:
+        assert "too close to call: bids " in format_odds(close)
+
+
+def test_the_dealer_under_the_hook_is_split_by_the_sum_of_earlier_bids() -> None:
+    v = sim.load_variant("oh_hell", players=4)
+    df = sim.bid_odds(v, "AS KH 7D 2C", seat=3, trump="S", samples=6_000, seed=4)
+    assert "bids_before_sum" in df.columns and df.attrs["grouped"]
+    for g, rows in df.groupby("bids_before_sum"):
+        assert rows.best.sum() == 1
+        forbidden = list(rows[rows.forbidden].bid)
+        assert forbidden == ([4 - int(g)] if g <= 4 else []), (g, forbidden)
+    assert df.forbidden.any()
+    text = format_odds(df)
+    assert "forbidden (hook)" in text and "sum" in text
+    plain = sim.bid_odds(v, "AS KH 7D 2C", seat=2, trump="S", samples=2_000, seed=4)
+    assert "bids_before_sum" not in plain.columns
+
+
+def test_field_panel_runs_the_same_deals_with_each_field(capsys: pytest.CaptureFixture[str]) -> None:
+    from simulate.hands.odds import field_panel
+
+    v = sim.load_variant("kings_and_fools", players=4)
+    panel = field_panel(v, "KS FOOL 7H 2C", seat=0, samples=2_000, seed=3)
+    assert list(panel.field) == ["table", "heuristic", "greedy"]
+    assert (panel.accepted == 2_000).all() and (panel.dealt == 2_000).all()
+    assert panel.attrs["robust"] == (panel.best_bid.nunique() == 1)
+    with pytest.raises(SystemExit) as exc:
+        main(["odds", "kings_and_fools", "--hand", "KS FOOL 7H 2C", "--samples", "2000",
+              "--field", "table,greedy"])
+    assert exc.value.code == 0
+    out = capsys.readouterr().out
+    assert "best bid robust across fields: " in out and "chance of taking k tricks" in out
+
+
+def test_output_names_whose_score_and_the_schedule() -> None:
+    v = sim.load_variant("hasenpfeffer", players=4)
+    df = sim.bid_odds(v, "JOKER JS JC AS KS 9H", seat=0, samples=2_000)
+    assert "E[score] is the partnership's (seats 0 and 2)" in format_odds(df)
+    hyjack = sim.load_variant("hyjack", players=4)
+    off = sim.bid_odds(hyjack, "HJ_BLUE AS", seat=0, samples=2_000)    # its rounds deal 3 to 9
+    assert any("not a hand size of this game's schedule" in w for w in off.attrs["warnings"])
