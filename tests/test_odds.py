@@ -278,6 +278,8 @@ def test_difference_to_the_best_with_holm_intervals_and_ties() -> None:
     assert close.attrs["too_close"] == bool(close.tie.any())
     if close.attrs["too_close"]:
         assert "too close to call: bids " in format_odds(close)
+        tied = close[close.best | close.tie].bid
+        assert f"bids {', '.join(map(str, tied))} are within the interval" in format_odds(close)
 
 
 def test_the_dealer_under_the_hook_is_split_by_the_sum_of_earlier_bids() -> None:

@@ -642,9 +642,17 @@ def format_odds(df: pd.DataFrame) -> str:
                       f"{a.get('hand_size', 0) + 1} stands for every sum above "
                       f"{a.get('hand_size', 0)}"]
     if a.get("too_close"):
-        lines += ["", f"too close to call: bids {', '.join(map(str, a['ties']))} are within the "
-                      "interval of the best (their Holm 95% interval of the difference "
-                      "covers 0)"]
+        lines.append("")
+        blocks = [(int(g), df[df.bids_before_sum == g])
+                  for g in sorted(set(df.bids_before_sum))] if grouped else [(-1, df)]
+        for g, block in blocks:
+            tied = block[block.best | block.tie]
+            if len(tied) < 2:
+                continue
+            where = f" (earlier bids summing to {g})" if g >= 0 else ""
+            lines.append(f"too close to call{where}: bids {', '.join(map(str, tied.bid))} are "
+                         "within the interval (the Holm 95% interval of the difference to the "
+                         "best covers 0)")
     if df.stopped_early.any():
         lines += ["", "raced out: clearly worse than the best on the same deals (paired "
                       "99.9% CI), so played on fewer deals; --exhaustive plays every bid on "
