@@ -339,12 +339,16 @@ def odds(v: Variant, hand: str, seat: int, trump: str | None, bids_before: str |
         panel = field_panel(v, hand, seat=seat, trump=trump, bids_before=bids_before,
                             samples=samples, seed=seed, play=play, fields=names,
                             exhaustive=exhaustive)
-        df = panel.attrs["tables"][panel.attrs["fields"][0]]
+        tables = panel.attrs["tables"]
+        df = tables[panel.attrs["fields"][0]]
         text = format_odds(df) + "\n" + format_panel(panel)
+        extra = [f"with the {name} field: {w}" for name in panel.attrs["fields"][1:]
+                 for w in tables[name].attrs.get("warnings", [])]
     else:
         df = bid_odds(v, hand, seat=seat, trump=trump, bids_before=bids_before,
                       samples=samples, seed=seed, play=play, bid=bid, exhaustive=exhaustive)
         text = format_odds(df)
-    for w in df.attrs.get("warnings", []):
+        extra = []
+    for w in list(df.attrs.get("warnings", [])) + extra:
         click.echo(f"bidlab: warning: {w}", err=True)
     click.echo(text)

@@ -194,24 +194,28 @@ def _contenders(acc: _Accumulators, better_low: bool, min_paired: int) -> np.nda
 
 
 def _deal(q: _Query, samples: int, exhaustive: bool,
-          workers: int | None) -> tuple[_Accumulators, np.ndarray, bool]:
+          workers: int | None) -> tuple[_Accumulators, np.ndarray, str]:
     """Deal until `samples` deals are accepted (or the caps: see MAX_DEALT_FACTOR,
     GIVE_UP_FACTOR), racing the bids at each stage. Returns the sums, the bids active at
-    the end by group, and whether dealing stopped short of `samples`."""
+    the end by group, and why dealing stopped short of `samples` ("" when it did not)."""
     h = q.base.config.hand_size
     acc = _Accumulators(q.groups, len(q.bids), h)
     active = np.ones((q.groups, len(q.bids)), np.bool_)
     cap = max(MAX_DEALT_FACTOR * samples, MAX_DEALT_FLOOR)
     give_up = GIVE_UP_FACTOR * samples
     min_paired = min(MIN_PAIRED, samples)
-    short = False
+    short = ""
     for target in ([samples] if exhaustive else _stages(samples)):
         if acc.accepted and not exhaustive:
             active &= _contenders(acc, q.better_low, min_paired)
         while acc.accepted < target:
             dealt, got = acc.dealt, acc.accepted
-            if dealt >= cap or (dealt >= give_up and got < GIVE_UP_RATE * dealt):
-                short = True
+            if dealt >= cap:
+                short = f"dealing stopped at the cap of {cap:,} deals"
+                break
+            if dealt >= give_up and got < GIVE_UP_RATE * dealt:
+                short = (f"dealing stopped after {dealt:,} deals, as under "
+                         f"{100 * GIVE_UP_RATE:g} % matched")
                 break
             need = target - got
             if dealt == 0:
@@ -506,10 +510,9 @@ def bid_odds(v: Variant, hand: str | Sequence[str], seat: int = 0, trump: str | 
     warnings = list(q.warnings)
     if accepted < THIN and (q.before or q.want_trump >= 0):
         warnings.insert(0, f"thin conditioning: only {accepted:,} of {dealt:,} deals matched "
-                           f"({q.condition})" + ("; dealing stopped at the cap" if short else ""))
+                           f"({q.condition})" + (f"; {short}" if short else ""))
     elif short:
-        warnings.insert(0, f"dealing stopped at the cap: {accepted:,} of {samples:,} deals "
-                           "accepted")
+        warnings.insert(0, f"{short}: {accepted:,} of {samples:,} deals wanted were accepted")
     ties = sorted({int(r["bid"]) for r in df.to_dict("records") if r["tie"]})
     h = q.base.config.hand_size
     df.attrs.update({"variant": v.canonical, "hand": " ".join(v.cards.names[c] for c in
@@ -575,6 +578,11 @@ def format_panel(panel: pd.DataFrame) -> str:
     return "\n".join(lines)
 
 
+def _percent(k: int, n: int) -> str:
+    p = 100 * k / max(n, 1)
+    return f"{p:.1f} %" if p >= 1 or p == 0 else f"{p:.2g} %"
+
+
 def _whose(a: Mapping[Any, Any]) -> str:
     if a.get("teams"):
         seats = a["side"]
@@ -598,7 +606,7 @@ def format_odds(df: pd.DataFrame) -> str:
              f"hand {a['hand']} in seat {a['seat']}"
              + (f", after bids {','.join(map(str, a['bids_before']))}" if a["bids_before"] else ""),
              trump_line,
-             f"{acc:,} of {dealt:,} deals accepted ({100 * acc / max(dealt, 1):.1f} %); others "
+             f"{acc:,} of {dealt:,} deals accepted ({_percent(acc, dealt)}); others "
              f"play {a['play']} and bid {a['bid']}; seed {a['seed']}",
              _whose(a) + ("; LOWER scores are better" if a["better"] == "lower" else "")]
     if a.get("auction"):
