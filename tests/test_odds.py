@@ -322,3 +322,13 @@ def test_output_names_whose_score_and_the_schedule() -> None:
     hyjack = sim.load_variant("hyjack", players=4)
     off = sim.bid_odds(hyjack, "HJ_BLUE AS", seat=0, samples=2_000)    # its rounds deal 3 to 9
     assert any("not a hand size of this game's schedule" in w for w in off.attrs["warnings"])
+
+
+def test_max_bet_leaves_the_dealer_one_bid_per_sum() -> None:
+    v = sim.load_variant("hyjack", players=4, countdown=True, max_bet=True)
+    df = sim.bid_odds(v, "HJ_BLUE AS 2H", seat=3, samples=4_000, round_index=len(v.schedule) - 1)
+    for g, rows in df.groupby("bids_before_sum"):
+        assert list(rows[~rows.forbidden].bid) == [3 - int(g)]
+    assert "forbidden (max bet)" in format_odds(df)
+    shown = int(df.drop_duplicates("bids_before_sum").groupby("bids_before_sum").n.sum().sum())
+    assert shown + sum(df.attrs["groups_hidden"].values()) == df.attrs["accepted"]

@@ -468,7 +468,9 @@ def bid_odds(v: Variant, hand: str | Sequence[str], seat: int = 0, trump: str | 
 
     attrs: variant, hand, seat, trump, trump_mode, samples, accepted, dealt, bids_before,
     seed, play, bid, better, auction, exhaustive, too_close (another bid ties the best),
-    ties (those bids), warnings (one line each), side (the seats whose score it is).
+    ties (those bids), warnings (one line each), side (the seats whose score it is),
+    grouped, groups_hidden ({sum of earlier bids: accepted deals} of blocks too small to
+    show).
 
     Bids race on the same deals: after 1/20 and again after 1/5 of the accepted deals (at
     least MIN_PAIRED), a bid whose paired difference from the best so far is clearly
@@ -524,7 +526,9 @@ def bid_odds(v: Variant, hand: str | Sequence[str], seat: int = 0, trump: str | 
                      "too_close": bool(ties), "ties": ties, "warnings": warnings,
                      "side": q.side if q.v.teams else [seat], "teams": bool(v.teams),
                      "constraint": str(v.rule("bidding.constraint", "none") or "none"),
-                     "hand_size": h, "grouped": q.groups > 1})
+                     "hand_size": h, "grouped": q.groups > 1,
+                     "groups_hidden": {g: int(acc.seen[2 + g]) for g in range(q.groups)
+                                       if q.groups > 1 and 0 < acc.seen[2 + g] < MIN_GROUP}})
     return df
 
 
@@ -649,6 +653,10 @@ def format_odds(df: pd.DataFrame) -> str:
         lines += ["", f"sum: {bound}, in blocks of at least {MIN_GROUP} deals; "
                       f"{a.get('hand_size', 0) + 1} stands for every sum above "
                       f"{a.get('hand_size', 0)}"]
+        hidden = a.get("groups_hidden") or {}
+        if hidden:
+            lines.append("not shown, too few deals: " + ", ".join(
+                f"sum {g} ({n:,} deals)" for g, n in sorted(hidden.items())))
     if a.get("too_close"):
         lines.append("")
         blocks = [(int(g), df[df.bids_before_sum == g])
