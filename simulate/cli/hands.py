@@ -309,21 +309,46 @@ def train(v: Variant, hand_sizes: tuple[int, ...], deals: int, iterations: int,
 @click.option("--hand", required=True, help="The focal hand, e.g. 'HIJO AS KS 9H 10D'.")
 @click.option("--seat", type=int, default=0, show_default=True,
               help="The hand's seat: 0 = dealer's left, n-1 = the dealer.")
-@click.option("--trump", default=None, help="Trump (S H D C NT) where it is chosen or turned up.")
+@click.option("--trump", default=None,
+              help="Trump (S H D C NT): where it is known when this seat bids (turned up, or "
+                   "named by another player) the deals are conditioned on it and it is "
+                   "required; where this seat names it, it is given (omit it: its policy "
+                   "chooses).")
 @click.option("--bids-before", "bids_before", default=None, metavar="B,B,...",
               help="Bids already made by the players before this seat, in bidding order.")
-@click.option("--samples", type=int, default=100_000, show_default=True)
+@click.option("--samples", type=int, default=100_000, show_default=True,
+              help="Accepted deals wanted (deals that match the trump and the earlier bids).")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--play", default="precision", show_default=True, help="Everyone's play policy.")
 @click.option("--bid", default="table", show_default=True, help="The other players' bid policy.")
+@click.option("--field", "fields", default=None, metavar="P,P,...",
+              help="Also run the same deals with each of these opponents' bid policies (e.g. "
+                   "table,heuristic,greedy) and say whether the best bid is the same; the "
+                   "main table is the first one's.")
 @click.option("--exhaustive", is_flag=True,
               help="Play every bid on every deal (by default a bid clearly worse than the best "
                    "stops early).")
 def odds(v: Variant, hand: str, seat: int, trump: str | None, bids_before: str | None,
-         samples: int, seed: int, play: str, bid: str, exhaustive: bool) -> None:
+         samples: int, seed: int, play: str, bid: str, fields: str | None,
+         exhaustive: bool) -> None:
     """Every legal bid for a hand: P(exactly that bid), expected score, trick distribution."""
-    from simulate.hands.odds import bid_odds, format_odds
+    from simulate.hands.odds import bid_odds, field_panel, format_odds, format_panel
 
-    click.echo(format_odds(bid_odds(v, hand, seat=seat, trump=trump, bids_before=bids_before,
-                                    samples=samples, seed=seed, play=play, bid=bid,
-                                    exhaustive=exhaustive)))
+    if fields is not None:
+        names = [f.strip() for f in fields.split(",") if f.strip()]
+        panel = field_panel(v, hand, seat=seat, trump=trump, bids_before=bids_before,
+                            samples=samples, seed=seed, play=play, fields=names,
+                            exhaustive=exhaustive)
+        tables = panel.attrs["tables"]
+        df = tables[panel.attrs["fields"][0]]
+        text = format_odds(df) + "\n" + format_panel(panel)
+        extra = [f"with the {name} field: {w}" for name in panel.attrs["fields"][1:]
+                 for w in tables[name].attrs.get("warnings", [])]
+    else:
+        df = bid_odds(v, hand, seat=seat, trump=trump, bids_before=bids_before,
+                      samples=samples, seed=seed, play=play, bid=bid, exhaustive=exhaustive)
+        text = format_odds(df)
+        extra = []
+    for w in list(df.attrs.get("warnings", [])) + extra:
+        click.echo(f"bidlab: warning: {w}", err=True)
+    click.echo(text)

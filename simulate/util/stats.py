@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
+from statistics import NormalDist
 from typing import Any
 
 import numpy as np
@@ -32,3 +35,34 @@ def wilson(k: ArrayOrFloat, n: ArrayOrFloat, z: float = Z95) -> tuple[Any, Any]:
     if low.ndim == 0:
         return float(low), float(high)
     return low, high
+
+
+def normal_quantile(p: float) -> float:
+    """Φ⁻¹(p), the standard normal quantile."""
+    return NormalDist().inv_cdf(p)
+
+
+def two_sided_p(z: float) -> float:
+    """The two-sided normal p-value of a z statistic (1 for nan)."""
+    if z != z:
+        return 1.0
+    return 2.0 * (1.0 - NormalDist().cdf(abs(z)))
+
+
+def holm_z(pvalues: Sequence[float], level: float = 0.95) -> list[float]:
+    """Holm step-down critical values as normal quantiles, one per hypothesis: the i-th
+    smallest p-value (i = 0, 1, ...) of m is tested at (1 - level) / (m - i), and from the
+    first one not rejected on, every later one keeps that critical value. estimate ± z·se
+    then covers 0 exactly for the hypotheses Holm does not reject (family-wise `level`)."""
+    alpha = 1.0 - level
+    m = len(pvalues)
+    order = sorted(range(m), key=lambda i: (pvalues[i] != pvalues[i], pvalues[i]))
+    out = [math.nan] * m
+    frozen: float | None = None
+    for rank, i in enumerate(order):
+        a = alpha / (m - rank)
+        z = normal_quantile(1.0 - a / 2.0)
+        if frozen is None and not pvalues[i] <= a:
+            frozen = z
+        out[i] = z if frozen is None else frozen
+    return out
