@@ -134,7 +134,8 @@ def _bid_weights(pol, card_rate, win_weight):
 
 
 @kernel_jit(inline=True)
-def _reset_outputs(n, hout, sout, captured):
+def reset_outputs(n, hout, sout, captured):
+    """Clear the hand, seat and capture outputs before a hand (unset slots read -1)."""
     for i in range(H_SIZE):
         hout[i] = -1
     hout[H_NDEC] = 0
@@ -148,7 +149,7 @@ def _reset_outputs(n, hout, sout, captured):
 
 
 @kernel_jit(inline=True)
-def _deal(P, rs_deal, perm, hands, hands0, fixed, h, forced_trump, card_suit):
+def deal_hands(P, rs_deal, perm, hands, hands0, fixed, h, forced_trump, card_suit):
     """Deal the hands and the widow into hands (a copy into hands0) and, when a turned-up
     card decides trump, turn one up; returns it (-1: none)."""
     n = P[L.N_PLAYERS]
@@ -168,7 +169,7 @@ def _deal(P, rs_deal, perm, hands, hands0, fixed, h, forced_trump, card_suit):
 
 
 @kernel_jit(inline=True)
-def _trump_before_bids(P, rs_pol, hands, h, forced_trump, turn, card_suit, bid_pol, card_rate,
+def trump_before_bids(P, rs_pol, hands, h, forced_trump, turn, card_suit, bid_pol, card_rate,
                        win_weight, trace, hout, do_trace):
     """Trump as the rules fix it before any bid: fixed, the turned-up card's suit, or the
     dealer's choice; otherwise forced_trump (-1 when the bidding decides it)."""
@@ -281,7 +282,7 @@ def _maker_declares(P, rs_pol, hands, h, maker, contract, trump, forced_trump, b
 
 
 @kernel_jit(inline=True)
-def _sequential_bids(P, rs_pol, hands, h, constrained, trump, forced_trump, bid_pol, card_rate,
+def sequential_bids(P, rs_pol, hands, h, constrained, trump, forced_trump, bid_pol, card_rate,
                      win_weight, suit_mask, bid_table, sout, trace, hout, do_trace):
     """Every seat bids in turn from the first bidder (the first bidder names trump first
     where the rules say so), under the hook or Max Bet when `constrained`; returns trump."""
@@ -517,10 +518,10 @@ def run_hand(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, play_pol,
     n = P[L.N_PLAYERS]
     seed_stream(rs_deal, seed, hidx, SALT_DEAL)
     seed_stream(rs_pol, seed, hidx, SALT_POLICY)
-    _reset_outputs(n, hout, sout, captured)
-    turn = _deal(P, rs_deal, perm, hands, hands0, fixed, h, forced_trump, card_suit)
+    reset_outputs(n, hout, sout, captured)
+    turn = deal_hands(P, rs_deal, perm, hands, hands0, fixed, h, forced_trump, card_suit)
     hout[H_TURN] = turn
-    trump = _trump_before_bids(P, rs_pol, hands, h, forced_trump, turn, card_suit, bid_pol,
+    trump = trump_before_bids(P, rs_pol, hands, h, forced_trump, turn, card_suit, bid_pol,
                                card_rate, win_weight, trace, hout, do_trace)
     maker = -1
     contract = 0
@@ -538,7 +539,7 @@ def run_hand(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, play_pol,
             P, rs_pol, hands, h, maker, contract, trump, forced_trump, bid_pol, ladder, strength,
             suit_mask, masks[2], card_rate, win_weight, sout, trace, hout, do_trace)
     else:
-        trump = _sequential_bids(P, rs_pol, hands, h, constrained, trump, forced_trump, bid_pol,
+        trump = sequential_bids(P, rs_pol, hands, h, constrained, trump, forced_trump, bid_pol,
                                  card_rate, win_weight, suit_mask, bid_table, sout, trace, hout,
                                  do_trace)
     # The tricks are played here rather than in a phase function of their own: numba copies

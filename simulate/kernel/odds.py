@@ -9,16 +9,49 @@ any two bids — which is what decides whether a bid is clearly worse than the b
 Conditioning (the earlier seats' bids, a trump named by another player) is by rejection:
 everything it looks at is decided before the focal seat bids, on random numbers that do not
 depend on the candidate, so the first candidate's run decides the deal and a rejected deal
-costs one hand, not one per candidate.
+costs the deal and the bids, not a hand per candidate.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from simulate.kernel.hand import H_OVERRIDDEN, H_TRUMP, S_BID, S_SCORE, S_TRICKS, run_hand
+from simulate.kernel.hand import (
+    H_OVERRIDDEN,
+    H_TRUMP,
+    S_BID,
+    S_SCORE,
+    S_TRICKS,
+    SALT_DEAL,
+    SALT_POLICY,
+    deal_hands,
+    reset_outputs,
+    run_hand,
+    sequential_bids,
+    trump_before_bids,
+)
 from simulate.kernel.jit import kernel_jit
+from simulate.kernel.rng import seed_stream
 from simulate.tables import layout as L
+
+
+@kernel_jit(inline=True)
+def _look(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, bid_pol, scratch):
+    """run_hand of a sequential or simultaneous game up to the end of the bids, by the same
+    calls in the same order (so on the same random numbers): leaves the bids in seat_out
+    and returns the trump. Deciding the conditions this way skips the tricks of a deal that
+    is rejected."""
+    (perm, hands, hands0, sout, captured, ts, won, rs_deal, rs_pol, ubid, utook, uscore, hout,
+     trace) = scratch
+    seed_stream(rs_deal, seed, hidx, SALT_DEAL)
+    seed_stream(rs_pol, seed, hidx, SALT_POLICY)
+    reset_outputs(P[L.N_PLAYERS], hout, sout, captured)
+    turn = deal_hands(P, rs_deal, perm, hands, hands0, fixed, h, forced_trump, tabs.card_suit)
+    trump = trump_before_bids(P, rs_pol, hands, h, forced_trump, turn, tabs.card_suit, bid_pol,
+                               tabs.card_rate, tabs.win_weight, trace, hout, False)
+    return sequential_bids(P, rs_pol, hands, h, constrained, trump, forced_trump, bid_pol,
+                            tabs.card_rate, tabs.win_weight, tabs.suit_mask, tabs.bid_table,
+                            sout, trace, hout, False)
 
 
 @kernel_jit(nogil=True)
@@ -47,12 +80,31 @@ def run_odds(P, tabs, seed, start, count, h, constrained, fixed, forced_trump, p
     nb = bids.shape[0]
     ng = counts.shape[0]
     P[L.OVERRIDE_SEAT] = seat
+    # conditions are looked at before the tricks are played (they are decided by then)
+    look = P[L.FORM] != L.FORM_AUCTION and (want_trump >= 0 or before.shape[0] > 0 or ng > 1)
     for j in range(count):
         seen[0] += 1
         accepted = True
         g = -1
         for k in range(nb):
             scores[k] = np.nan
+        if look:
+            P[L.OVERRIDE_BID] = bids[0]
+            trump = _look(P, tabs, seed, start + j, h, constrained, fixed, forced_trump, bid_pol,
+                          scratch)
+            for e in range(before.shape[0]):
+                if sout[earlier[e], S_BID] != before[e]:
+                    accepted = False
+            if want_trump >= 0 and trump != want_trump:
+                accepted = False
+            if not accepted:
+                continue
+            g = 0
+            if ng > 1:
+                total = 0
+                for e in range(earlier.shape[0]):
+                    total += sout[earlier[e], S_BID]
+                g = min(total, ng - 1)
         for k in range(nb):
             if g >= 0:
                 if not active[g, k]:
