@@ -50,12 +50,22 @@ def old_sheet(v: sim.Variant, h: int, hands: int, seed: int
         b = best.get(tuple(int(row[f]) for f in features))
         if b is None:
             return None
-        legal = v.legal_bids(h, [prev or 0] + [0] * max(seat - 1, 0)) if seat else None
+        legal = v.legal_bids(h, _bids_summing(prev or 0, seat, h)) if seat else None
         if legal is not None and b not in legal:
             b = min(legal, key=lambda x: abs(x - b))
         return SheetAnswer(b, -1)
 
     return bid_for
+
+
+def _bids_summing(total: int, k: int, h: int) -> list[int]:
+    """k bids of at most h each that sum to total (the hook looks only at the sum)."""
+    out = []
+    for _ in range(k):
+        b = min(total, h)
+        out.append(b)
+        total -= b
+    return out
 
 
 def main() -> None:

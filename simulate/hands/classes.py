@@ -3,7 +3,9 @@
 With one card the class is the card itself (by what it is under the trump: "trump K",
 "A", "HIJO"); with two, the stronger card and the trumps held; with more, the hand's point
 count (each card's measured trick rate, averaged over the cards a player cannot tell apart
-and rounded so a sheet can print them) in half-trick classes, and the trumps held.
+and rounded so a sheet can print them) in half-trick classes, the trumps held, the high
+side-suit cards held and, where the deck has specials that are never top cards (a LoJo, the
+Fools, jokers that win only when led), how many of those are held.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from simulate.hands.job import card_rates
-from simulate.rules.features import FEATURES, card_labels, strongest_card
+from simulate.rules.features import FEATURES, card_labels, strongest_card, top_cards
 from simulate.rules.variant import Variant
 
 CAP = 3                   # counts other than trumps above this are pooled ("3" = 3 or more)
@@ -24,7 +26,20 @@ def sheet_features(v: Variant, hand_size: int) -> list[str]:
         return ["card"]
     if hand_size == 2:
         return ["card", "trumps"]
-    return ["points", "trumps", "side_high"]
+    out = ["points", "trumps", "side_high"]
+    if _has_low_specials(v):
+        out.append("specials")
+    return out
+
+
+def _has_low_specials(v: Variant) -> bool:
+    """Whether some special card is never among the top three (a LoJo, a Fool, a joker that
+    wins only when led): what it does to a score is not in its trick rate, so holding one is
+    part of the class."""
+    tops: set[int] = set()
+    for t in range(5):
+        tops |= set(top_cards(v, t, 3))
+    return any(c.special and i not in tops for i, c in enumerate(v.cards.cards))
 
 
 POINT_STEP = 0.5          # the sheet's point classes are this many tricks wide
@@ -33,16 +48,39 @@ POINT_STEP = 0.5          # the sheet's point classes are this many tricks wide
 def point_table(v: Variant, hand_size: int) -> np.ndarray:
     """float64[5, D]: the points the sheet gives each card under each trump — the tricks a
     card takes on average (the heuristic bidder's measured card rates), averaged over the
-    cards a player cannot tell apart (one rank of the side suits, one rank of trumps, a
-    special by name), rounded to 0.05 so the sheet can print them."""
+    cards a player cannot tell apart (one name of card_labels, over every suit trump that
+    occurs; no trump apart), rounded to 0.05 so the sheet can print them."""
     rate = card_rates(v, hand_size)                     # float64[5, D]
     out = np.zeros_like(rate)
-    for t in range(5):
-        labels = card_labels(v, t)
-        for label in set(labels):
-            idx = [c for c, name in enumerate(labels) if name == label]
-            out[t, idx] = np.round(rate[t, idx].mean() / 0.05) * 0.05
+    suits = [t for t in range(4) if rate[t].sum() > 0]
+    for group in (suits, [4]):
+        values: dict[str, list[float]] = {}
+        for t in group:
+            for c, name in enumerate(card_labels(v, t)):
+                values.setdefault(name, []).append(float(rate[t, c]))
+        for t in group:
+            for c, name in enumerate(card_labels(v, t)):
+                out[t, c] = np.round(np.mean(values[name]) / 0.05) * 0.05
     return out
+
+
+def point_frame(v: Variant, hand_size: int) -> pd.DataFrame:
+    """The point table as the sheet prints it: card name, points with a suit trump, points
+    in no trump (NaN where that trump does not occur)."""
+    rate = card_rates(v, hand_size)
+    table = point_table(v, hand_size)
+    rows: dict[str, dict[str, float]] = {}
+    for t in range(5):
+        if rate[t].sum() <= 0:
+            continue
+        col = "no_trump" if t == 4 else "suit_trump"
+        for c, name in enumerate(card_labels(v, t)):
+            rows.setdefault(name, {})[col] = float(table[t, c])
+    df = pd.DataFrame([{"card": k, **x} for k, x in rows.items()])
+    for col in ("suit_trump", "no_trump"):
+        if col not in df:
+            df[col] = np.nan
+    return df.sort_values("suit_trump", ascending=False, na_position="last").reset_index(drop=True)
 
 
 def hand_points(v: Variant, hand_size: int, masks: np.ndarray, trumps: np.ndarray) -> np.ndarray:

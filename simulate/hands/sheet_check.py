@@ -55,6 +55,9 @@ class SheetCheck:
                 "no_cell": float(df["no_cell"].mean())}
 
 
+MIN_ACCEPTED = 1_000      # matching deals a hand needs before its own best is trusted
+MAX_GROWTH = 16           # at most this many times deals_per_hand per hand
+
 SheetFor = Callable[[int, int, int, int | None], SheetAnswer | None]
 
 
@@ -82,15 +85,22 @@ def check_sheet(v: Variant, hand_size: int, bid_for: SheetFor, hands: int = 100,
         mask, trump, prev = int(src.masks[j]), int(src.trumps[j]), int(src.prev[j])
         cards = " ".join(v.cards.names_of_mask(mask))
         turn_up = TRUMP_NAMES[trump] if v.trump_chooser == "turn_up" else None
-        run = forced_run(v, hand_size, seat, deals_per_hand, seed=seed + 2 + i, play=play,
-                         bid=bid, workers=workers, hand=cards, turn_up=turn_up)
-        # what the player knows when bidding: the trump, and the sum of the earlier bids
-        keep = (run.trumps == trump) & (run.prev == prev)
+        # what the player knows when bidding: the trump, and the sum of the earlier bids;
+        # a rare combination is dealt again on more deals until enough match
+        deals = deals_per_hand
+        while True:
+            run = forced_run(v, hand_size, seat, deals, seed=seed + 2 + i, play=play, bid=bid,
+                             workers=workers, hand=cards, turn_up=turn_up)
+            keep = (run.trumps == trump) & (run.prev == prev)
+            if keep.sum() >= MIN_ACCEPTED or deals >= MAX_GROWTH * deals_per_hand:
+                break
+            deals *= 4
         signed = run.signed()[keep]
         answer = bid_for(mask, trump, seat, prev if src.earlier else None)
         sheet = None if answer is None else answer.bid
-        with np.errstate(invalid="ignore"):
-            means = np.nanmean(signed, axis=0) if len(signed) else np.full(len(run.bids), np.nan)
+        played = ~np.isnan(signed)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            means = np.where(played, signed, 0.0).sum(axis=0) / played.sum(axis=0)
         best_k = int(np.nanargmax(np.where(np.isnan(means), -np.inf, means)))
         row: dict[str, object] = {"seat": seat, "hand": cards, "trump": TRUMP_NAMES[trump],
                                   "prev_sum": prev, "accepted": int(keep.sum()),

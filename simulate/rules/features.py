@@ -262,7 +262,8 @@ def card_labels(v: Variant, t: int) -> list[str]:
         elif t != NT and v.eff_suit_table[t][c] == t:
             name = v.cards.names[c]
             # a card moved into the trump suit (a Little Jack) keeps its printed name
-            out.append(f"trump {name[:-1]}" if card.suit == t else f"trump {name}")
+            out.append(f"trump {name[:-1]}" if card.suit == t
+                       else f"trump {name[:-1]} (same colour)")
         else:
             out.append(v.cards.names[c][:-1])
     return out
