@@ -2,12 +2,14 @@
 manifest, and render the site. `bidlab report` and `make report` run it.
 
 Data flow per (game, hand size): simulate_hands (records without card strings) → seat
-summary, expected tricks by seat and by the game's two default hand features, card values
-(on the first CARD_VALUE_ROWS rows: the fit is accurate long before a million hands), and
-bid odds for three example hands at the largest size (weak, typical and strong by the
-sum of their card values). Each table is written as CSV and Parquet
-under data/, and manifest.json records the exact configuration, so `--render-only`
-re-renders the site without simulating again.
+summary, expected tricks by seat and card values (on the first CARD_VALUE_ROWS rows: the
+fit is accurate long before a million hands); forced-bid runs of every seat (each candidate
+bid played on the same `forced_deals` deals) → the class table by seat, sum of earlier bids
+and hand class, and the cheat sheet; bid odds for three example hands (weak, typical and
+strong by the sum of their card values), and at the largest size the same hands against
+each opponents' field. Each table is written as CSV and Parquet under data/, and
+manifest.json records the exact configuration, so `--render-only` re-renders the site
+without simulating again.
 """
 
 from __future__ import annotations
@@ -40,6 +42,11 @@ from reports.model import (
 from simulate.errors import BidlabInputError
 from simulate.games.compare import compare_games, skill_index
 from simulate.games.simulate import simulate_games
+from simulate.hands.class_table import forced_class_table
+from simulate.hands.classes import point_frame
+from simulate.hands.forced import forced_run
+from simulate.hands.odds import field_panel
+from simulate.hands.sheet import cheat_sheet
 from simulate.tables import policies
 from simulate.util.files import write_table
 from simulate.util.progress import Bar, new_bar
@@ -61,37 +68,78 @@ QUESTIONS = {
 DEFAULT_HANDS = 1_000_000
 ODDS_SAMPLES = 100_000
 MANIFEST = "manifest.json"
-FORMAT = 3
+FORMAT = 4
 
 
-TABLES = ("seat_table", "seat_tricks", "class_table", "card_values")
+TABLES = ("seat_table", "seat_tricks", "class_table", "card_values", "class_bids", "sheet",
+          "points")
+# deals per seat and hand size behind the forced-bid class tables and cheat sheets
+FORCED_DEALS = 200_000
+MIN_FORCED = 1_000
+FIELDS = ("table", "heuristic", "greedy")
 # example hands for bid odds: the deal whose seat-0 hand strength is nearest each quantile
 EXAMPLES = (("weak", 0.15), ("typical", 0.5), ("strong", 0.9))
 EXAMPLE_POOL = 20_000
 
 
+def odds_samples(forced_deals: int) -> int:
+    """Accepted deals per example hand's bid odds: ODDS_SAMPLES, fewer in a small report."""
+    return min(ODDS_SAMPLES, max(MIN_FORCED, forced_deals // 2))
+
+
 def _size_data(v: sim.Variant, h: int, hands: int, seed: int, play: str, bid: str,
-               odds_for: bool, workers: int | None, progress: Bar | bool) -> SizeReport:
+               largest: bool, workers: int | None, progress: Bar | bool,
+               forced_deals: int = FORCED_DEALS) -> SizeReport:
+    """Every table of one hand size (see the module notes)."""
     round_index = v.schedule.index(h)
     res = sim.simulate_hands(v, h, hands, seed=seed, play=play, bid=bid, keep="records",
                              workers=workers, round_index=round_index, progress=progress)
     frame = res.frame(cards=False)
-    features = list(v.hand_classes)[:2]
     seat_t = seat_summary(frame, v, h)
-    seat_k = expected_tricks_table(frame, v, h, by=["seat"])
-    class_t = expected_tricks_table(frame, v, h, by=features)
+    seat_k = expected_tricks_table(frame, v, h, by=["seat"], counterfactual=False)
     values = card_values(frame.iloc[:CARD_VALUE_ROWS], v)
-    odds = []
-    if odds_for:
-        for label, hand, trump in example_hands(frame, values, v):
-            # the example keeps the trump it was dealt with; an auction's maker chooses its own
-            forced = None if v.trump_chooser in ("fixed", "maker") else trump
-            df = sim.bid_odds(v, hand, seat=0, trump=forced, samples=ODDS_SAMPLES, seed=seed,
-                              play=play, bid=bid, workers=workers)
-            df.attrs.update({"trump": forced, "label": label})
-            odds.append(df)
-    return SizeReport(h, seat_t, seat_k, class_t, features, values, odds, v.is_contract,
-                      str(v.rule("end.better", "higher")))
+    # every best bid comes from forced bids: each seat plays every candidate on the same deals
+    runs = [forced_run(v, h, s, forced_deals, seed=seed, play=play, bid=bid, workers=workers,
+                       round_index=round_index) for s in range(v.players)]
+    cells, bids = forced_class_table(runs, v, by_prev=True)
+    sheet = sheet_frame(cheat_sheet(runs, v))
+    samples = odds_samples(forced_deals)
+    odds, panels = [], []
+    for label, hand, trump in example_hands(frame, values, v):
+        # the example keeps the trump it was dealt with (conditioned, as the player knows
+        # it); in an auction the seat names its own trump as the maker
+        given = None if v.trump_chooser in ("fixed", "maker") else trump
+        try:
+            df = sim.bid_odds(v, hand, seat=0, trump=given, samples=samples, seed=seed,
+                              play=play, bid=bid, workers=workers, round_index=round_index)
+        except BidlabInputError:
+            continue
+        df.attrs.update({"label": label})
+        odds.append(df)
+        if largest:
+            panel = field_panel(v, hand, seat=0, trump=given, samples=max(MIN_FORCED, samples // 2),
+                                seed=seed, play=play, fields=FIELDS, workers=workers,
+                                round_index=round_index)
+            panel.attrs.update({"label": label, "hand": hand})
+            panels.append(panel)
+    return SizeReport(h, seat_t, seat_k, cells, list(cells.attrs["features"]), values, odds,
+                      v.is_contract, str(v.rule("end.better", "higher")), class_bids=bids,
+                      sheet=sheet, points=point_frame(v, h), fields=panels,
+                      forced_deals=forced_deals, bid_names=_bid_names(v), odds_samples=samples)
+
+
+def _bid_names(v: sim.Variant) -> list[str]:
+    """The contract names of an auction game's steps 1..S ([] where a bid is a number)."""
+    return [str(step.name) for step in v.ladder] if v.bidding_form == "auction" else []
+
+
+def sheet_frame(sheet: pd.DataFrame) -> pd.DataFrame:
+    """The cheat sheet as a storable table: its ranges as text (lo-hi:bid/close, ...)."""
+    out = sheet.copy()
+    out["ranges"] = [",".join(f"{r.lo}-{r.hi}:{r.bid}/{r.close}" for r in rs)
+                     for rs in sheet["ranges"]]
+    out.attrs.update(sheet.attrs)
+    return out
 
 
 def example_hands(frame: pd.DataFrame, values: pd.DataFrame, v: sim.Variant
@@ -190,7 +238,9 @@ def _read_balance(folder: Path, entry: dict[str, Any] | None) -> BalanceReport |
 def _write_size(folder: Path, data: SizeReport) -> dict[str, Any]:
     """Write one hand size's tables and bid odds as CSV + Parquet; its manifest entry."""
     entry: dict[str, Any] = {"hand_size": data.hand_size, "class_features": data.class_features,
-                             "contract": data.contract, "better": data.better, "tables": {}}
+                             "contract": data.contract, "better": data.better,
+                             "forced_deals": data.forced_deals, "bid_names": data.bid_names,
+                             "odds_samples": data.odds_samples, "tables": {}}
     for name in TABLES:
         df = getattr(data, name)
         if df is None:
@@ -202,9 +252,32 @@ def _write_size(folder: Path, data: SizeReport) -> dict[str, Any]:
     for df in data.odds:
         stem = folder / f"odds-{df.attrs['label']}-{data.hand_size}"
         write_table(df, stem, ("csv", "parquet"))
-        entry["odds"].append({"table": stem.name, "attrs": {
-            k: (list(x) if isinstance(x, (list, tuple)) else x) for k, x in df.attrs.items()}})
+        entry["odds"].append({"table": stem.name, "attrs": _plain_attrs(df)})
+    entry["fields"] = []
+    for df in data.fields:
+        stem = folder / f"field-{df.attrs['label']}-{data.hand_size}"
+        plain = df.copy()
+        plain.attrs.clear()
+        plain.attrs.update(_plain_attrs(df))    # each field's own table stays out
+        write_table(plain, stem, ("csv", "parquet"))
+        entry["fields"].append({"table": stem.name, "attrs": _plain_attrs(df)})
     return entry
+
+
+def _plain_attrs(df: pd.DataFrame) -> dict[str, Any]:
+    """A table's attrs as JSON-friendly values (tuples as lists, tables left out)."""
+    return {str(k): (list(x) if isinstance(x, (list, tuple)) else x)
+            for k, x in df.attrs.items() if not isinstance(x, (pd.DataFrame, dict))}
+
+
+def _listed(folder: Path, entries: list[dict[str, Any]]) -> list[pd.DataFrame]:
+    """The tables of manifest entries {"table": stem, "attrs": {...}}, attrs restored."""
+    out = []
+    for example in entries:
+        df = pd.read_parquet(folder / f"{example['table']}.parquet")
+        df.attrs.update(example["attrs"])
+        out.append(df)
+    return out
 
 
 def _read_size(folder: Path, entry: dict[str, Any]) -> SizeReport:
@@ -212,31 +285,36 @@ def _read_size(folder: Path, entry: dict[str, Any]) -> SizeReport:
     frames: dict[str, pd.DataFrame | None] = {name: None for name in TABLES}
     for name, stem in entry["tables"].items():
         frames[name] = pd.read_parquet(folder / f"{stem}.parquet")
-    odds = []
-    for example in entry.get("odds", []):
-        df = pd.read_parquet(folder / f"{example['table']}.parquet")
-        df.attrs.update(example["attrs"])
-        odds.append(df)
     return SizeReport(entry["hand_size"], frames["seat_table"], frames["seat_tricks"],
                       frames["class_table"], entry["class_features"], frames["card_values"],
-                      odds, entry["contract"], entry["better"])
+                      _listed(folder, entry.get("odds", [])), entry["contract"], entry["better"],
+                      class_bids=frames["class_bids"], sheet=frames["sheet"],
+                      points=frames["points"], fields=_listed(folder, entry.get("fields", [])),
+                      forced_deals=int(entry.get("forced_deals", 0)),
+                      bid_names=list(entry.get("bid_names", [])),
+                      odds_samples=int(entry.get("odds_samples", 0)))
 
 
 def build_report(games: Sequence[str] = (), players: int | None = None,
                  hands: int = DEFAULT_HANDS, seed: int = 0, out: str | Path = "out/report",
                  play: str = "precision", bid: str = "table", workers: int | None = None,
                  render_only: bool = False, progress: bool = False,
-                 balance_games: int = BALANCE_GAMES,
+                 balance_games: int = BALANCE_GAMES, forced_deals: int = FORCED_DEALS,
                  echo: Callable[[str], None] = print) -> Path:
     """Simulate `games` (default: every shipped variant; `players` overrides the player
-    count) with `hands` hands per hand size and `balance_games` whole games (0: no Balance
-    pages), store the tables and manifest under out/data, and render out/site, which is
+    count) with `hands` hands per hand size, `forced_deals` deals per seat and hand size
+    for the forced-bid class tables and cheat sheets, and `balance_games` whole games (0:
+    no Balance pages), store the tables and manifest under out/data, and render out/site, which is
     returned. render_only=True re-renders the site from out/data without simulating.
     progress=True draws one bar over the whole report; echo prints the status lines."""
     out = Path(out)
     names = list(games) or sim.shipped_variants()
     if hands < 1000:
         raise BidlabInputError(f"--hands {hands}: a report needs at least 1000 hands per size")
+    if isinstance(forced_deals, bool) or not isinstance(forced_deals, int) \
+            or forced_deals < MIN_FORCED:
+        raise BidlabInputError(f"--forced-deals {forced_deals}: the class tables need at least "
+                               f"{MIN_FORCED:,} deals per seat and hand size")
     if play not in policies.PLAY or bid not in policies.BID:
         raise BidlabInputError(f"unknown policy: play one of {', '.join(policies.PLAY)}, "
                                f"bid one of {', '.join(policies.BID)}")
@@ -247,7 +325,7 @@ def build_report(games: Sequence[str] = (), players: int | None = None,
         variants = [sim.load_variant(g, players=players) if players else sim.load_variant(g)
                     for g in names]
         manifest = _simulate(variants, out, data_dir, hands, seed, play, bid, workers,
-                             progress, balance_games, echo)
+                             progress, balance_games, echo, forced_deals)
     return _render(out, data_dir, manifest, echo)
 
 
@@ -263,20 +341,23 @@ def _read_manifest(data_dir: Path) -> dict[str, Any]:
 
 def _simulate(variants: list[sim.Variant], out: Path, data_dir: Path, hands: int, seed: int,
               play: str, bid: str, workers: int | None, progress: bool, balance_games: int,
-              echo: Callable[[str], None]) -> dict[str, Any]:
+              echo: Callable[[str], None], forced_deals: int = FORCED_DEALS
+              ) -> dict[str, Any]:
     """Simulate every game into a staging folder that replaces data_dir once complete;
     returns the manifest written there."""
     started = time.perf_counter()
     staging = Path(tempfile.mkdtemp(prefix=".data-", dir=_ensure(out)))
     manifest: dict[str, Any] = {"format": FORMAT, "version": sim.__version__, "seed": seed,
-                                "hands": hands, "play": play, "bid": bid, "games": []}
+                                "hands": hands, "forced_deals": forced_deals, "fields": list(FIELDS),
+                                "play": play, "bid": bid, "games": []}
     total = sum(len(set(v.schedule)) for v in variants) * hands
     bar = new_bar(total, unit="hand", smoothing=0.05) if progress else None
     try:
         for v in variants:
             sizes = list(dict.fromkeys(v.schedule))
             (bar.write if bar else echo)(
-                f"{v.title}: {len(sizes)} hand size(s), {hands:,} hands each")
+                f"{v.title}: {len(sizes)} hand size(s), {hands:,} hands each; forced-bid "
+                f"tables from {forced_deals:,} deals per seat")
             game: dict[str, Any] = {"name": v.name, "title": v.title, "canonical": v.canonical,
                                     "path": v.path, "players": v.players,
                                     "options": dict(v.options), "summary": v.summary,
@@ -287,7 +368,7 @@ def _simulate(variants: list[sim.Variant], out: Path, data_dir: Path, hands: int
                 if bar:
                     bar.set_description(f"{v.name} {h} cards")
                 data = _size_data(v, h, hands, seed, play, bid, h == max(sizes), workers,
-                                  bar or False)
+                                  bar or False, forced_deals)
                 game["sizes"].append(_write_size(folder, data))
             if balance_games > 0:
                 if bar:
@@ -327,7 +408,8 @@ def _render(out: Path, data_dir: Path, manifest: dict[str, Any],
                       "bid": (bid, policies.BID[bid].description)},
             seed=manifest["seed"], hands_per_size=manifest["hands"],
             sizes=[_read_size(folder, entry) for entry in game["sizes"]],
-            balance=_read_balance(folder, game.get("balance"))))
+            balance=_read_balance(folder, game.get("balance")),
+            fields=list(manifest.get("fields", []))))
     site = out / "site"
     build_site(games, site)
     echo(f"wrote {site / 'index.html'} (data and manifest in {data_dir})")

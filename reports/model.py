@@ -3,8 +3,9 @@ data folder) and the pages and charts show.
 
     GameReport        one game: its configuration, a SizeReport per hand size and, when
                       whole games were played, a BalanceReport
-    SizeReport        the tables of one hand size (see reports.analysis.tables for their
-                      columns) and the bid odds of its example hands
+    SizeReport        the tables of one hand size: seat summaries (reports.analysis.tables),
+                      the forced-bid class table and cheat sheet (simulate.hands), card
+                      values, and the bid odds and field panels of its example hands
     ExampleHand       a hand picked for the bid-odds tables (weak, typical or strong)
     BalanceReport     whole games: metrics, bid accuracy, lengths, the skill index and a rule
                       change compared on the same deals
@@ -35,13 +36,23 @@ class SizeReport:
     hand_size: int
     seat_table: pd.DataFrame | None      # reports.analysis.tables.seat_summary
     seat_tricks: pd.DataFrame | None     # expected_tricks_table(by=["seat"])
-    class_table: pd.DataFrame | None     # expected_tricks_table(by=class_features)
-    class_features: list[str]            # the two features of class_table
+    # forced-bid class table (simulate.hands.class_table): cells by seat, sum of earlier bids
+    # and hand class, and one row per cell and candidate bid
+    class_table: pd.DataFrame | None
+    class_features: list[str]            # the hand-class features of class_table
     card_values: pd.DataFrame | None     # reports.analysis.card_values.card_values
     # simulate.hands.odds.bid_odds of the example hands; attrs "label": weak / typical / strong
     odds: list[pd.DataFrame] = field(default_factory=list)
-    contract: bool = False               # Hasenpfeffer: no bid / best-bid columns
+    contract: bool = False               # Hasenpfeffer: contract steps instead of bids
     better: str = "higher"               # "lower" where the lowest total wins
+    class_bids: pd.DataFrame | None = None   # the per-bid rows of the class table
+    sheet: pd.DataFrame | None = None        # simulate.hands.sheet.cheat_sheet ("text" cells)
+    points: pd.DataFrame | None = None       # simulate.hands.classes.point_frame
+    # simulate.hands.odds.field_panel of the example hands (largest size only)
+    fields: list[pd.DataFrame] = field(default_factory=list)
+    forced_deals: int = 0                    # deals per seat behind the class table
+    bid_names: list[str] = field(default_factory=list)  # contract names of auction steps 1..S
+    odds_samples: int = 0                    # accepted deals wanted per example hand
 
 
 class ExampleHand(NamedTuple):
@@ -109,3 +120,4 @@ class GameReport:
     hands_per_size: int
     sizes: list[SizeReport] = field(default_factory=list)
     balance: BalanceReport | None = None  # when whole games were played
+    fields: list[str] = field(default_factory=list)  # opponents' bid policies of the panels

@@ -58,8 +58,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from simulate.rules.features import FEATURES, add_features
 from simulate.errors import BidlabInputError
+from simulate.rules.features import FEATURES, add_features
 from simulate.rules.variant import Variant
 from simulate.tables.compile import compile_tables
 
@@ -295,12 +295,16 @@ def _json_safe(obj: Any) -> Any:
 
 def expected_tricks_table(data: Any, v: Variant | None = None, hand_size: int | None = None,
                           by: Iterable[str] | str = ("seat",), *, thin: int = 100,
-                          confidence: float = 0.95, score_model: str = "table") -> pd.DataFrame:
+                          confidence: float = 0.95, score_model: str = "table",
+                          counterfactual: bool = False) -> pd.DataFrame:
     """Per group of `by` (record columns such as seat/trump, or hand features from
-    reports.classes): n, P(tricks = k) for k = 0..hand_size, mean tricks with its confidence
-    interval, the policy's observed results and the best bid if tricks were independent of
-    the bid. See the module doc for what each column means and what is left out for contract
-    games. The table's attrs hold the variant, hand size, options and column help."""
+    simulate.rules.features): n, P(tricks = k) for k = 0..hand_size, mean tricks with its
+    confidence interval and the policy's observed results. counterfactual=True adds the
+    columns scoring every bid on the tricks taken toward the policy's own bid (biased toward
+    that bid: play adapts to the bid; the project's best bids come from forced bids,
+    simulate.hands.class_table). See the module doc for what each column means and what is
+    left out for contract games. The table's attrs hold the variant, hand size, options and
+    column help."""
     records, v, h, config = _resolve(data, v, hand_size)
     if isinstance(thin, bool) or not isinstance(thin, (int, np.integer)) or thin < 0:
         raise BidlabInputError(f"thin={thin!r} must be a whole number >= 0")
@@ -340,6 +344,7 @@ def expected_tricks_table(data: Any, v: Variant | None = None, hand_size: int | 
         scorer = _Scorer(df, v, h, score_model)
         out["policy_p_exact"] = np.bincount(
             codes, weights=(scorer.ubid == scorer.utook).astype(float), minlength=G) / safe_n
+    if counterfactual and not v.is_contract and "bid" in df.columns:
         expected = np.zeros((G, h + 1))
         exact = np.zeros((G, h + 1))
         for b in range(h + 1):

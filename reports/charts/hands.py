@@ -1,18 +1,16 @@
 """Report charts (matplotlib, Agg): one function per chart, each writing <stem>.png and
 <stem>.svg and returning the paths written ([] when there is nothing to draw: an empty or
-missing frame, or a chart that does not apply — e.g. best bids in a contract game).
+missing frame, or a chart that does not apply).
 
 Colours come from reports.charts.style and mean the same thing on every page: seats always
 have the same colour, trumps are vermillion and other cards blue, the best bid is orange and
-other bids blue, and the heat map uses cividis (readable in grey and by colour-blind
-readers). Error bars are 95% confidence intervals. Files are written to a temporary name and
+other bids blue. Error bars are 95% confidence intervals. Files are written to a temporary name and
 renamed into place.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
 from pathlib import Path
 
 import matplotlib.pyplot as plt
@@ -25,7 +23,6 @@ from reports.charts.style import (
     ERR,
     OTHER_COLOUR,
     PLAIN_COLOUR,
-    THIN_GREY,
     TRUMP_COLOUR,
     has_rows,
     save,
@@ -34,10 +31,8 @@ from reports.charts.style import (
 from simulate.util.format import seat_label
 from simulate.util.stats import Z95
 
-__all__ = ["trick_distribution_chart", "best_bid_heatmap", "bid_odds_chart",
+__all__ = ["trick_distribution_chart", "bid_odds_chart",
            "pick_trump", "card_values_chart", "seat_advantage_chart"]
-
-
 
 
 def _players(df: pd.DataFrame, players: int | None) -> int:
@@ -71,54 +66,6 @@ def trick_distribution_chart(seat_tricks: pd.DataFrame | None, stem: str | os.Pa
     ax.set_title(title or "Trick distribution by seat")
     ax.legend(frameon=False, fontsize=8, ncols=2)
     ax.grid(axis="y", alpha=0.3)
-    return save(fig, stem)
-
-
-def best_bid_heatmap(class_table: pd.DataFrame | None, features: Sequence[str],
-                     stem: str | os.PathLike[str], title: str = "", better: str = "higher"
-                     ) -> list[Path]:
-    """Best bid (cell text) over two hand features; colour = its expected score; cells with
-    thin data are hatched and greyed. [] for contract games (no best-bid columns)."""
-    if not has_rows(class_table) or len(features) != 2 or \
-            "best_bid_if_independent" not in class_table.columns or \
-            any(f not in class_table.columns for f in features):
-        return []
-    fy, fx = features
-    ys = sorted(class_table[fy].astype(int).unique())
-    xs = sorted(class_table[fx].astype(int).unique())
-    score = np.full((len(ys), len(xs)), np.nan)
-    fig, ax = plt.subplots(figsize=(max(4.5, 0.75 * len(xs) + 2.5),
-                                    max(3.2, 0.55 * len(ys) + 1.6)))
-    cells = {}
-    for row in class_table.to_dict("records"):
-        i, j = ys.index(int(row[fy])), xs.index(int(row[fx]))
-        score[i, j] = row["best_bid_exp_score"]
-        cells[(i, j)] = row
-    cmap = plt.get_cmap("cividis" if better != "lower" else "cividis_r").with_extremes(
-        bad="white")
-    im = ax.imshow(np.ma.masked_invalid(score), cmap=cmap, aspect="auto", origin="lower")
-    for (i, j), row in cells.items():
-        thin = bool(row["thin"])
-        if thin:
-            ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, facecolor=THIN_GREY,
-                                       edgecolor="#777777", hatch="///", linewidth=0.5))
-        value = score[i, j]
-        norm = float(np.asarray(im.norm(value))) if np.isfinite(value) else 0.5
-        colour = "#333333" if thin else ("black" if norm > 0.55 else "white")
-        ax.text(j, i, f"{int(row['best_bid_if_independent'])}" + ("*" if thin else ""),
-                ha="center", va="center", fontsize=11, fontweight="bold", color=colour)
-    ax.set_xticks(range(len(xs)), [str(x) for x in xs])
-    ax.set_yticks(range(len(ys)), [str(y) for y in ys])
-    ax.set_xlabel(fx)
-    ax.set_ylabel(fy)
-    ax.spines[["top", "right"]].set_visible(True)
-    ax.set_title(title or "Best bid by hand class")
-    bar = fig.colorbar(im, ax=ax, fraction=0.05, pad=0.03)
-    bar.set_label("expected score of the best bid" + (" (lower is better)"
-                                                       if better == "lower" else ""))
-    ax.legend(handles=[Patch(facecolor=THIN_GREY, edgecolor="#777777", hatch="///",
-                             label="* thin: few hands, read with care")],
-              loc="upper center", bbox_to_anchor=(0.5, -0.16), frameon=False, fontsize=8)
     return save(fig, stem)
 
 
@@ -241,7 +188,7 @@ def seat_advantage_chart(seat_table: pd.DataFrame | None, stem: str | os.PathLik
         overall = float(np.average(mean, weights=seat_table["n"].to_numpy(float)))
         ax.axhline(overall, color="#555555", linestyle="--", linewidth=1,
                    label=f"all seats {overall:.2f}")
-        ax.legend(frameon=False, fontsize=8, loc="lower right")
+        ax.legend(frameon=False, fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.2))
     ax.set_xticks(x, [seat_label(s, n_players) for s in seats])
     ax.set_xlabel("seat (0 = dealer's left)")
     ax.set_ylabel("mean score per hand" + (" (lower is better)" if better == "lower" else ""))

@@ -104,13 +104,14 @@ def figure(paths: list[Path], root: Path, alt: str, caption: str) -> str:
             f'<a href="{esc(rp)}">PNG</a></span></figcaption></figure>')
 
 
-def table_downloads(df: pd.DataFrame, stem: Path, root: Path) -> str:
+def table_downloads(df: pd.DataFrame, stem: Path, root: Path, label: str = "Full table"
+                    ) -> str:
     """Write df as <stem>.csv and <stem>.parquet and return the paragraph linking both
-    (paths relative to the site folder root)."""
+    (paths relative to the site folder root), introduced by `label`."""
     written = write_table(df, stem, ("csv", "parquet"))
     links = " · ".join(f'<a href="{esc(p.relative_to(root).as_posix())}">'
                        f'{p.suffix[1:].upper()}</a>' for p in written)
-    return f'<p class="dl">Full table: {links}</p>'
+    return f'<p class="dl">{esc(label)}: {links}</p>'
 
 
 CSS = """
@@ -151,6 +152,9 @@ table.data th { background: #eef1f4; position: sticky; top: 0; cursor: help; }
 table.data td:first-child, table.data th:first-child { text-align: left; }
 tr.thin td { background: var(--thin); color: #7a828a; font-style: italic; }
 tr.best td { background: var(--best); font-weight: 600; }
+.close { display: inline-block; font-size: 11px; font-weight: 600; padding: 0 .35rem;
+         border-radius: 3px; background: #fde2c4; color: #7a3c00; border: 1px solid #e69f00; }
+h4 { font-size: .98rem; margin: 1.1rem 0 .2rem; }
 td.mark { text-align: left !important; }
 .badge { display: inline-block; font-size: 11px; font-style: normal; padding: 0 .35rem;
          border-radius: 3px; background: #7a828a; color: #fff; }

@@ -33,9 +33,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from simulate.rules.features import FEATURE_HELP
 from reports.charts import hands as charts
 from reports.html.balance import balance_page
+from reports.html.cheatsheet import cheatsheet_page
+from reports.html.config import config_block
+from reports.html.forced import TOO_CLOSE, class_section, fields_section
 from reports.html.page import (
     Col,
     Row,
@@ -102,60 +104,17 @@ def _build_into(games: list[GameReport], root: Path) -> None:
     _write_text(root / "index.html", _index_page(games))
     for g in games:
         _write_text(root / f"{slug(g.name)}.html", _game_page(g, root))
-        _write_text(root / f"{slug(g.name)}-cheatsheet.html", _cheatsheet_page(g))
+        _write_text(root / f"{slug(g.name)}-cheatsheet.html", cheatsheet_page(g))
         if g.balance is not None:
             _write_text(root / f"{slug(g.name)}-balance.html", balance_page(g, g.balance, root))
 
 
 def _thin_of(df: pd.DataFrame | None) -> int:
     if df is not None:
-        t = df.attrs.get("thin_below")
+        t = df.attrs.get("thin_below", df.attrs.get("min_cell"))
         if isinstance(t, (int, float)) and not isinstance(t, bool):
             return int(t)
     return DEFAULT_THIN
-
-
-def _config(g: GameReport, extra: str = "") -> str:
-    play, bid = g.policies.get("play", ("?", "")), g.policies.get("bid", ("?", ""))
-    sizes = ", ".join(str(s.hand_size) for s in g.sizes) or "none"
-    return (f'<section class="config"><h2>Configuration behind these figures</h2><dl>'
-            f'<dt>variant</dt><dd><code>{esc(g.canonical)}</code></dd>'
-            f'<dt>players</dt><dd>{g.players}</dd>'
-            f'<dt>play policy</dt><dd><b>{esc(play[0])}</b> — {esc(play[1])}</dd>'
-            f'<dt>bid policy</dt><dd><b>{esc(bid[0])}</b> — {esc(bid[1])}</dd>'
-            f'<dt>seed</dt><dd>{g.seed}</dd>'
-            f'<dt>hands</dt><dd>{g.hands_per_size:,} per hand size; hand sizes {sizes}</dd>'
-            f'{extra}</dl></section>')
-
-
-CHEAT_CSS = """
-body { font-size: 13px; }
-main { max-width: 1000px; padding: .6rem 1rem; }
-.sheets { display: flex; flex-wrap: wrap; gap: .6rem 1.2rem; }
-.sheet { break-inside: avoid; }
-.sheet h3 { margin: .5rem 0 .2rem; font-size: .95rem; }
-table.cheat { border-collapse: collapse; font-variant-numeric: tabular-nums; }
-table.cheat { font-size: 15px; }
-table.cheat th, table.cheat td { border: 1px solid #9aa3ab; padding: 3px 9px; text-align: center;
-                                 min-width: 2.2rem; }
-table.cheat td { font-weight: 600; }
-table.cheat th { background: #eef1f4; }
-table.cheat td.thin { background: #eee; color: #888; font-style: italic; }
-table.cheat td.none { color: #bbb; }
-.config dl { font-size: 11.5px; }
-.config { padding: 0 .6rem .3rem; margin: .4rem 0; }
-@page { size: A4; margin: 10mm; }
-@media print {
-  header.top, .noprint { display: none; }
-  body { background: #fff; font-size: 10px; }
-  main { padding: 0; max-width: none; }
-  h1 { font-size: 15px; margin: 0; }
-  .config { font-size: 9.5px; }
-  table.cheat { font-size: 11px; }
-  table.cheat th, table.cheat td { padding: 1px 5px; min-width: 1.6rem; }
-  a { color: inherit; text-decoration: none; }
-}
-"""
 
 
 # ----- index -------------------------------------------------------------------------------
@@ -165,22 +124,32 @@ HOW_TO_READ = """
 is a 95% normal-approximation interval, mean ± 1.96·sd/√n. n is the number of (hand, seat)
 rows behind a number.</dd>
 <dt>Thin rows and cells</dt><dd>Groups with fewer than {thin} hands are kept but marked
-<span class="badge">thin</span> (greyed, italic) in tables and hatched grey with a * in the
-heat maps. Nothing is smoothed: read them with care.</dd>
+<span class="badge">thin</span> (greyed, italic) in tables and with a "?" on the cheat
+sheet. Nothing is smoothed: read them with care.</dd>
 <dt>Seat advantage</dt><dd>Mean score per hand by seat with its interval. Seat 0 is the
 dealer's left, the last seat is the dealer (hatched). The dashed line is the all-seat mean.</dd>
 <dt>Trick distribution by seat</dt><dd>For each seat, the share of hands in which it took
 exactly k tricks (grouped bars, seat colours as in the seat-advantage chart).</dd>
-<dt>Best bid by hand class</dt><dd>Hands are grouped by two features (e.g. trumps held and
-cards among the three strongest). The cell shows the bid with the best expected score
-<em>if the tricks taken did not depend on the bid</em> (a counterfactual from the group's
-trick distribution — real play adapts to the bid); colour is that expected score (brighter
-is better). Not shown for contract games, where a seat's score is not set by its own bid.</dd>
+<dt>Best bid by hand class</dt><dd>Each seat in turn plays <em>every</em> candidate bid
+on the same deals, the other seats on their policies, so two bids are compared on identical
+cards (a paired difference). Hands are grouped by a class a player can count (points from the
+point table, trumps, high side cards, low specials; with one or two cards, the card itself),
+by seat, and by the sum of the bids made before the seat. The best bid is the best
+<em>legal</em> one (the dealer's hook forbids a bid; it is shown as forbidden). When the
+paired 95% interval of the best bid's lead over the runner-up covers 0, the cell is marked
+<span class="close">too close to call</span>: either bid is as good as the data can tell.
+The chart shows the expected score of every bid for the most frequent classes.</dd>
+<dt>Cheat sheet</dt><dd>The same cells on one printable page per game: "2/1" too close to
+call, "2; 4+: 1" bid 2, or 1 when the earlier bids sum to 4 or more, "?" thin.</dd>
 <dt>Bid odds for example hands</dt><dd>A weak, a typical and a strong hand (by the sum of
 their card values) replayed with every bid on the same deals (common random numbers):
-P(making the bid exactly) and the expected score with 95% intervals; the best bid is orange.
-A bid clearly worse than the best (paired 99.9% interval) stops early and shows its own n.
-In a contract game every contract is played as if this seat had won the auction with it.</dd>
+P(making the bid exactly) and the expected score with 95% intervals, and each bid's paired
+difference to the best; the best bid is orange. Deals are kept only when they agree with
+what the seat knows (its trump), and the acceptance rate is shown. A bid clearly worse than
+the best (paired 99.9% interval) is "raced out" and shows its own n. In a contract game
+every contract is played as if this seat had won the auction with it. The field panel plays
+the same hands against other opponents' bid policies: a best bid that changes with the field
+is not robust.</dd>
 <dt>Card values</dt><dd>A least-squares fit of tricks taken on the cards held: how many tricks
 each card adds to a hand under one trump, with 95% intervals. Trumps vermillion, other cards
 blue; the top 16 cards are shown, all cards are in the downloadable table.</dd>
@@ -290,28 +259,43 @@ def _policy_cols(df: pd.DataFrame, policy: bool = True) -> list[Col]:
     if "p_maker" in df.columns:
         cols.append(("P(maker)", "share of rows that won the auction",
                      lambda r: fixed_decimals(r["p_maker"])))
-    if "best_bid_if_independent" in df.columns:
-        cols += [("best bid", "best bid if tricks did not depend on the bid (counterfactual)",
-                  lambda r: grouped_int(r["best_bid_if_independent"])),
-                 ("its exp. score", "expected score of the best bid (counterfactual)",
-                  lambda r: fixed_decimals(r["best_bid_exp_score"], 2)),
-                 ("its P(exact)", "P(tricks = best bid)",
-                  lambda r: fixed_decimals(r["best_bid_p_exact"]))]
     return cols
 
 
 def _odds_section(g: GameReport, r: SizeReport, d: Path, root: Path, thin: int) -> str:
     examples = [o for o in r.odds if o is not None and not o.empty]
     if not examples:
-        return ('<h3>Bid odds for example hands</h3><p class="note">Not shown: no example '
-                'hands for this size.</p>')
+        return ('<h3>Bid odds for example hands</h3><p class="note">No example hand could '
+                "be evaluated at this size.</p>")
     auction = bool(examples[0].attrs.get("auction"))
     intro = ("<p class=\"note\">Three hands of seat 0 (the dealer's left): weak, typical and "
              "strong by the sum of their card values. Each is replayed with every "
              + ("contract as if this seat had won the auction with it" if auction else "bid")
-             + " on the same deals.</p>")
+             + " on the same deals. The unseen cards are dealt at random, keeping only deals "
+               "that agree with what the player knows when bidding: the trump it was dealt "
+               "with (a turned-up trump, or one named by another player's policy) is a "
+               "condition, not forced on the deal, so the acceptance rate is shown.</p>")
     return ("<h3>Bid odds for example hands</h3>" + intro
             + "".join(_one_odds(g, r, o, d, root, thin) for o in examples))
+
+
+def _cards(h: int) -> str:
+    """"1 card", "5 cards"."""
+    return f"{h} card{'s' if h != 1 else ''}"
+
+
+def _vs_best(x: Row) -> str:
+    """The odds table's last word on a bid: forbidden, raced out, or its difference to the
+    best with the interval."""
+    if x.get("forbidden"):
+        return "forbidden"
+    if x.get("best"):
+        return ""
+    if x.get("stopped_early"):
+        return "raced out: clearly worse"
+    diff = (f"{fixed_decimals(x.get('diff_to_best'), 2)} "
+            f"{interval_cell(x.get('diff_low'), x.get('diff_high'))}")
+    return diff + (" tie" if x.get("tie") else "")
 
 
 def _one_odds(g: GameReport, r: SizeReport, odds: pd.DataFrame, d: Path, root: Path,
@@ -321,34 +305,53 @@ def _one_odds(g: GameReport, r: SizeReport, odds: pd.DataFrame, d: Path, root: P
     auction = bool(a.get("auction"))
     stem = d / f"bid-odds-{label}"
     fig = figure(charts.bid_odds_chart(odds, stem,
-                                        title=f"{g.title}, {r.hand_size} cards, {label} hand: "
+                                        title=f"{g.title}, {_cards(r.hand_size)}, {label} hand: "
                                               f"{a.get('hand', '?')}"),
                   root, f"bid odds for the {label} hand",
                   ("P(made) and expected score by contract" if auction else
                    "P(exact) and expected score by bid") + "; best in orange; 95% intervals.")
     exact = "P(made)" if auction else "P(exact)"
-    cols: list[Col] = [
+    grouped = "bids_before_sum" in odds.columns
+    cols: list[Col] = ([("earlier bids sum", "the sum of the bids made before this seat",
+                         lambda x: grouped_int(x["bids_before_sum"]))] if grouped else [])
+    cols += [
         ("contract" if auction else "bid", "the contract this seat plays" if auction else
          "the bid this seat makes",
          lambda x: (str(x["contract"]) if auction else grouped_int(x["bid"]))
-         + (" ★" if x.get("best") else "") + (" ·" if x.get("stopped_early") else "")),
+         + (" ★" if x.get("best") else "")),
         ("n", "deals on which this bid was played and legal", lambda x: grouped_int(x["n"])),
         (exact, "share of deals where the contract was made" if auction else
          "share of deals where the bid was made exactly", lambda x: fixed_decimals(x["p_exact"])),
-        ("exp. score", "mean score with this bid", lambda x: fixed_decimals(x["expected_score"], 2)),
+        ("E[score]", "mean score with this bid", lambda x: fixed_decimals(x["expected_score"], 2)),
         ("95% CI", "confidence interval of the expected score",
          lambda x: interval_cell(x["ci_low"], x["ci_high"])),
+        ("vs best", "paired difference to the best bid on the same deals, with its 95% "
+                    "interval (corrected for the bids compared)", _vs_best),
         ("mean tricks", "mean tricks taken (the side's, in a contract)",
          lambda x: fixed_decimals(x["mean_tricks"], 2))]
-    table = data_table(odds, cols, thin=lambda x: x["n"] < thin, best=lambda x: bool(x.get("best")))
-    stopped = ("; · = stopped early: clearly worse than the best on the same deals (paired "
-               "99.9% interval), so played on fewer deals"
-               if "stopped_early" in odds.columns and odds.stopped_early.any() else "")
+    table = data_table(odds, cols, thin=lambda x: 0 < x["n"] < thin,
+                       best=lambda x: bool(x.get("best")))
+    raced = ("; <b>raced out: clearly worse</b> = worse than the best on the same deals "
+             "(paired 99.9% interval), so played on fewer deals"
+             if "stopped_early" in odds.columns and odds.stopped_early.any() else "")
+    accepted, dealt = int(a.get("accepted") or 0), int(a.get("dealt") or 0)
+    rate = f"{accepted:,} of {dealt:,} deals accepted ({100 * accepted / max(dealt, 1):.1f}%)"
+    trump = a.get("trump")
+    trump_text = (f"trump {esc(str(trump))}, {esc(str(a.get('trump_mode') or ''))}"
+                  if trump else "trump chosen by this seat" if a.get("trump_mode")
+                  == "chosen by this seat" else "trump as the rules choose it")
+    whose = ("E[score] is the partnership's" if a.get("teams") else
+             "E[score] is this seat's own score for the hand")
+    warn = "".join(f'<p class="note"><b>Warning:</b> {esc(str(w))}</p>'
+                   for w in a.get("warnings") or [])
+    ties = a.get("ties") or []
+    close = (f' {TOO_CLOSE}: bids {esc(", ".join(map(str, ties)))} tie with the best.'
+             if a.get("too_close") and ties else "")
     setup = (f'<h4>{esc(label.capitalize())} hand: <b>{esc(str(a.get("hand", "?")))}</b></h4>'
-             f'<p class="note">Seat {esc(str(a.get("seat", "?")))} (0 = dealer\'s left), trump '
-             f'{esc(str(a.get("trump") or "chosen by the rules"))}; '
-             f'{grouped_int(a.get("samples"))} deals, seed {esc(str(a.get("seed", "?")))}; others play '
-             f'{esc(str(a.get("play", "?")))} and bid {esc(str(a.get("bid", "?")))}{stopped}.</p>')
+             f'<p class="note">Seat {esc(str(a.get("seat", "?")))} (0 = dealer\'s left); '
+             f"{trump_text}; {rate}; seed {esc(str(a.get('seed', '?')))}; others play "
+             f'{esc(str(a.get("play", "?")))} and bid {esc(str(a.get("bid", "?")))}; {whose}. '
+             f"★ best; forbidden bids are listed as forbidden{raced}.{close}</p>{warn}")
     return f"{setup}{fig}{table}{table_downloads(odds, stem, root)}"
 
 
@@ -358,11 +361,8 @@ def _size_section(g: GameReport, r: SizeReport, root: Path) -> str:
     d = root / slug(g.name) / f"h{h}"
     d.mkdir(parents=True, exist_ok=True)
     thin = _thin_of(r.class_table if r.class_table is not None else r.seat_tricks)
-    name = f"{g.title}, {h} card{'s' if h != 1 else ''}"
+    name = f"{g.title}, {_cards(h)}"
     parts = [f'<section class="size" id="h{h}"><h2>Hand size {h}</h2>']
-    if r.contract:
-        parts.append('<p class="note">Contract game: bids are auction steps won by one maker, '
-                     'so there is no per-seat exact bid and no best-bid table.</p>')
     if r.better == "lower":
         parts.append('<p class="note"><b>Lower scores are better in this game.</b></p>')
 
@@ -393,27 +393,15 @@ def _size_section(g: GameReport, r: SizeReport, root: Path) -> str:
                      thin=lambda x: bool(x["thin"]))
         parts.append(f"{fig}{tbl}{table_downloads(r.seat_tricks, d / 'seat-tricks', root)}")
 
-    # hand classes
-    f1, f2 = (list(r.class_features) + ["?", "?"])[:2]
-    parts.append(f"<h3>{'Hand classes' if r.contract else 'Best bid by hand class'}: "
-                 f"{esc(f1)} × {esc(f2)}</h3>")
-    helps = "; ".join(f"<b>{esc(f)}</b>: {esc(FEATURE_HELP.get(f, ''))}" for f in (f1, f2))
-    parts.append(f'<p class="note">{helps}.</p>')
-    if r.class_table is not None and not r.class_table.empty:
-        fig = figure(charts.best_bid_heatmap(r.class_table, [f1, f2], d / "best-bid",
-                                              title=f"{name}: best bid by {f1} and {f2}",
-                                              better=r.better),
-                      root, "best bid heat map", "Best bid if tricks did not depend on the "
-                      "bid (cell); colour: its expected score; * hatched = thin.")
-        first = [(f1, FEATURE_HELP.get(f1, ""), lambda x: grouped_int(x[f1])),
-                 (f2, FEATURE_HELP.get(f2, ""), lambda x: grouped_int(x[f2]))]
-        tbl = data_table(r.class_table, _tricks_cols(r.class_table, first, dist=False),
-                     thin=lambda x: bool(x["thin"]))
-        parts.append(f'{fig}{tbl}<p class="note">P(tricks = k) for every class is in the full '
-                     f"table.</p>{table_downloads(r.class_table, d / 'hand-classes', root)}")
+    # forced-bid class table
+    if r.contract:
+        parts.append('<p class="note">Contract game: every contract step is played as if this '
+                     "seat had won the auction with it.</p>")
+    parts.append(class_section(g, r, d, root, name))
 
     # example hands
     parts.append(_odds_section(g, r, d, root, thin))
+    parts.append(fields_section(g, r))
 
     # card values
     parts.append("<h3>Card values</h3>")
@@ -445,7 +433,7 @@ def _size_section(g: GameReport, r: SizeReport, root: Path) -> str:
 
 def _game_page(g: GameReport, root: Path) -> str:
     s = slug(g.name)
-    nav = " ".join(f'<a href="#h{r.hand_size}">{r.hand_size} cards</a>' for r in g.sizes)
+    nav = " ".join(f'<a href="#h{r.hand_size}">{_cards(r.hand_size)}</a>' for r in g.sizes)
     thin = _thin_of(g.sizes[0].class_table) if g.sizes else DEFAULT_THIN
     extra = (f"<dt>thin</dt><dd>groups with n &lt; {thin} are marked thin</dd>"
              "<dt>intervals</dt><dd>95%, normal approximation</dd>")
@@ -454,60 +442,6 @@ def _game_page(g: GameReport, root: Path) -> str:
                if g.balance is not None else "<p>")
             + f'<a href="{s}-cheatsheet.html">Printable cheat sheet</a> · '
             f'<a href="index.html#how-to-read">How to read the figures</a></p>'
-            f"{_config(g, extra)}<nav class=\"sizes\">Hand sizes: {nav}</nav>"
+            f"{config_block(g, extra)}<nav class=\"sizes\">Hand sizes: {nav}</nav>"
             + "".join(_size_section(g, r, root) for r in g.sizes))
     return html_page(f"{g.title} — bidlab report", body)
-
-
-# ----- cheat sheet -------------------------------------------------------------------------
-def _cheat_grid(r: SizeReport) -> str:
-    df = r.class_table
-    feats = list(r.class_features)[:2]
-    if df is None or df.empty or len(feats) != 2 or any(f not in df.columns for f in feats):
-        return '<p class="note">No data.</p>'
-    f1, f2 = feats
-    value_col = "best_bid_if_independent" if "best_bid_if_independent" in df.columns \
-        else "mean_tricks"
-    ys = sorted(df[f1].astype(int).unique())
-    xs = sorted(df[f2].astype(int).unique())
-    cells = {(int(row[f1]), int(row[f2])): row for row in df.to_dict("records")}
-    head = "".join(f"<th>{x}</th>" for x in xs)
-    rows = []
-    for y in ys:
-        tds = []
-        for x in xs:
-            row = cells.get((y, x))
-            if row is None:
-                tds.append('<td class="none">·</td>')
-                continue
-            v = grouped_int(row[value_col]) if value_col != "mean_tricks" \
-                else fixed_decimals(row[value_col], 1)
-            if row["thin"]:
-                tds.append(f'<td class="thin" title="n = {int(row["n"])}, thin">{v}*</td>')
-            else:
-                tds.append(f'<td title="n = {int(row["n"])}">{v}</td>')
-        rows.append(f"<tr><th>{y}</th>{''.join(tds)}</tr>")
-    return (f'<table class="cheat"><thead><tr><th>{esc(f1)} ↓ / {esc(f2)} →</th>{head}</tr>'
-            f"</thead><tbody>{''.join(rows)}</tbody></table>")
-
-
-def _cheatsheet_page(g: GameReport) -> str:
-    contract = any(r.contract for r in g.sizes)
-    what = ("mean tricks taken (a contract game has no per-seat best bid)" if contract else
-            "best bid if tricks did not depend on the bid")
-    thin = _thin_of(g.sizes[0].class_table) if g.sizes else DEFAULT_THIN
-    feats = sorted({tuple(r.class_features) for r in g.sizes})
-    feat_help = "; ".join(f"<b>{esc(f)}</b>: {esc(FEATURE_HELP.get(f, ''))}"
-                          for f in dict.fromkeys(f for pair in feats for f in pair))
-    sheets = "".join(f'<div class="sheet"><h3>{r.hand_size} card{"s" if r.hand_size != 1 else ""}'
-                     f"</h3>{_cheat_grid(r)}</div>" for r in g.sizes)
-    lower = " Lower scores are better in this game." if any(r.better == "lower"
-                                                            for r in g.sizes) else ""
-    body = (f"<h1>{esc(g.title)} — cheat sheet</h1>"
-            f'<p class="note">Cell: {what}, by hand class (rows × columns). '
-            f"* grey = thin (n &lt; {thin}), read with care; · = never seen.{lower} "
-            f"{feat_help}.</p>"
-            f'<div class="sheets">{sheets}</div>{_config(g)}'
-            f'<p class="noprint"><a href="{slug(g.name)}.html">Full report</a> · '
-            f'<a href="index.html">All games</a></p>')
-    return html_page(f"{g.title} — cheat sheet", body, CHEAT_CSS)

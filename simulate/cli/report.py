@@ -14,6 +14,9 @@ from simulate.errors import BidlabInputError
               help="Player count for every game (default: each game's usual count).")
 @click.option("--hands", type=int, default=1_000_000, show_default=True,
               help="Hands per hand size.")
+@click.option("--forced-deals", type=int, default=200_000, show_default=True,
+              help="Deals per seat and hand size behind the forced-bid class tables and "
+                   "cheat sheets (every candidate bid is played on each).")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--out", default="out/report", show_default=True, metavar="DIR")
 @click.option("--games", "balance_games", type=int, default=100_000, show_default=True,
@@ -22,7 +25,8 @@ from simulate.errors import BidlabInputError
               help="Re-render the site from the stored tables without simulating.")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bars (default: on when writing to a terminal).")
-def report(games: tuple[str, ...], players: int | None, hands: int, seed: int, out: str,
+def report(games: tuple[str, ...], players: int | None, hands: int, forced_deals: int,
+           seed: int, out: str,
            balance_games: int, render_only: bool, progress: bool | None) -> None:
     """Simulate every game and hand size and write the HTML report (tables, charts, odds)."""
     # Imported here: the report pulls in pandas, matplotlib and the simulation layers.
@@ -36,4 +40,4 @@ def report(games: tuple[str, ...], players: int | None, hands: int, seed: int, o
         raise BidlabInputError(f"--games {balance_games}: give 0 (no Balance pages) or more")
     build_report(games, players=players, hands=hands, seed=seed, out=out,
                  render_only=render_only, progress=show, echo=click.echo,
-                 balance_games=balance_games)
+                 balance_games=balance_games, forced_deals=forced_deals)
