@@ -24,6 +24,7 @@ import numpy as np
 from simulate.hands.job import make_job
 from simulate.hands.simulate import records_arrays
 from simulate.kernel.hand import H_OVERRIDDEN, H_TRUMP, S_BID, S_SCORE, S_TRICKS
+from simulate.rules.play import legal_bids
 from simulate.rules.variant import Variant
 from simulate.tables import layout as L
 from simulate.util.checks import positive_int
@@ -42,10 +43,12 @@ class ForcedRun:
     exact: np.ndarray          # bool[N, B] bid exactly made (auction: contract made)
     masks: np.ndarray          # uint64[N] the seat's hand
     trumps: np.ndarray         # int64[N] the deal's trump (4 = no trump), as for the first bid
-    prev: np.ndarray           # int64[N] sum of the bids made before this seat (0 if none)
-    earlier: tuple[int, ...]   # the seats that bid before this one, in order
+    prev: np.ndarray           # int64[N] sum of the bids this seat heard (0 if none)
+    earlier: tuple[int, ...]   # the seats whose bids this one hears, in order (none when
+                               # bids are simultaneous or in an auction)
     better_low: bool           # lower scores win (Horseshoes)
     auction: bool
+    constrained: bool = False  # the bid constraint (hook, Max Bet) applies in this round
 
     @property
     def deals(self) -> int:
@@ -61,6 +64,27 @@ def bidding_order(v: Variant) -> list[int]:
     """Seats in the order they bid (the first bidder first)."""
     first = v.seat_of_offset(int(v.rule("bidding.first", 1)))
     return [(first + j) % v.players for j in range(v.players)]
+
+
+def earlier_seats(v: Variant, seat: int) -> tuple[int, ...]:
+    """The seats that bid before `seat` and whose bids it hears: none unless bids are
+    sequential (simultaneous bids and an auction's contract steps hear none)."""
+    if v.bidding_form != "sequential":
+        return ()
+    order = bidding_order(v)
+    return tuple(order[:order.index(seat)])
+
+
+def legal_after(v: Variant, hand_size: int, run: ForcedRun, prev: int) -> set[int]:
+    """The candidate bids the rules allow `run`'s seat after earlier bids summing to `prev`
+    (the hook and Max Bet look only at that sum, and at whether the seat bids last)."""
+    if run.auction or not run.earlier:
+        return set(run.bids.tolist())
+    bids_so_far, rest = [], prev
+    for _ in run.earlier:
+        bids_so_far.append(min(rest, hand_size))
+        rest -= bids_so_far[-1]
+    return set(legal_bids(v, hand_size, bids_so_far, run.constrained))
 
 
 def candidate_bids(v: Variant, hand_size: int) -> np.ndarray:
@@ -89,8 +113,7 @@ def forced_run(v: Variant, hand_size: int, seat: int, deals: int, seed: int = 0,
     deals = positive_int(deals, "deals")
     bids = candidate_bids(v, hand_size)
     auction = v.bidding_form == "auction"
-    order = bidding_order(v)
-    earlier = tuple(order[:order.index(seat)]) if not auction else ()
+    earlier = earlier_seats(v, seat)
     side = [s for s in range(v.players) if v.team_of(s) == v.team_of(seat)] if auction \
         else [seat]
     scores = np.full((deals, len(bids)), np.nan)
@@ -114,4 +137,5 @@ def forced_run(v: Variant, hand_size: int, seat: int, deals: int, seed: int = 0,
                 if earlier else np.zeros(deals, np.int64)
     assert masks is not None and trumps is not None and prev is not None
     return ForcedRun(v.canonical, hand_size, seat, int(seed), bids, scores, exact, masks, trumps,
-                     prev, earlier, v.rule("end.better", "higher") == "lower", auction)
+                     prev, earlier, v.rule("end.better", "higher") == "lower", auction,
+                     bool(base.constrained))
