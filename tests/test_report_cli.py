@@ -15,11 +15,18 @@ from simulate.cli.main import cli, main
 def test_small_report_and_render_only(tmp_path: Path) -> None:
     out = tmp_path / "rep"
     result = CliRunner().invoke(cli, ["report", "kings_and_fools", "hasenpfeffer", "--hands",
-                                      "3000", "--games", "2000", "--out", str(out),
-                                      "--no-progress"])
+                                      "3000", "--forced-deals", "1000", "--games", "2000",
+                                      "--out", str(out), "--no-progress"])
     assert result.exit_code == 0, result.output
     site, data = out / "site", out / "data"
     manifest = json.loads((data / "manifest.json").read_text())
+    assert manifest["format"] == 4 and manifest["forced_deals"] == 1000
+    sizes = manifest["games"][0]["sizes"]
+    assert all({"class_table", "class_bids", "sheet", "points"} <= set(s["tables"])
+               for s in sizes)
+    assert all(s["forced_deals"] == 1000 and s["odds"] for s in sizes)   # every size
+    assert sizes[-1]["fields"] and not sizes[0]["fields"]          # panels at the largest
+    assert manifest["games"][1]["sizes"][0]["bid_names"]          # Hasenpfeffer's contracts
     assert [g["name"] for g in manifest["games"]] == ["kings_and_fools", "hasenpfeffer"]
     assert [s["hand_size"] for s in manifest["games"][0]["sizes"]] == list(range(1, 8))
     page = (site / "kings_and_fools.html").read_text()
@@ -40,11 +47,26 @@ def test_small_report_and_render_only(tmp_path: Path) -> None:
     assert again.exit_code == 0, again.output
     assert (site / "index.html").is_file()
     assert {p.name for p in site.rglob("*.png")} == before
+    # render-only reads the forced tables back from the FORMAT 4 manifest
+    page = (site / "kings_and_fools.html").read_text()
+    assert "Best bid by hand class (every bid played)" in page and "too close to call" in page
+    assert "1,000 deals per seat and hand size" in page
+    assert "Does the answer depend on the opponents?" in page
+    cheat = (site / "kings_and_fools-cheatsheet.html").read_text()
+    assert cheat.count('<table class="cheat">') == 7 * 4
+    for p in site.glob("*.html"):
+        assert "best_bid_if_independent" not in p.read_text(), p.name
+    # a manifest of another format is refused in one line
+    manifest["format"] = 3
+    (data / "manifest.json").write_text(json.dumps(manifest))
+    old = CliRunner().invoke(cli, ["report", "--render-only", "--out", str(out)])
+    assert old.exit_code != 0 and "another bidlab format" in str(old.exception or old.output)
     assert not [p for p in out.iterdir() if p.name.startswith(".")]
 
 
 @pytest.mark.parametrize("args,needle", [
     (["report", "hoffer", "--hands", "10"], "at least 1000"),
+    (["report", "hoffer", "--forced-deals", "10"], "--forced-deals 10"),
     (["report", "nonesuch"], "unknown variant"),
     (["report", "hoffer", "--players", "9"], "players is not allowed"),
 ])

@@ -12,45 +12,64 @@ import pytest
 
 import simulate as sim
 from reports.analysis.card_values import card_values
+from reports.analysis.forced import main_cells
 from reports.analysis.tables import expected_tricks_table, seat_summary
+from reports.build import sheet_frame
+from reports.charts import forced as forced_charts
 from reports.charts import hands as charts
 from reports.html import site
+from reports.html.forced import MAIN_CLASSES, TOO_CLOSE
 from reports.html.site import build_site
 from reports.model import GameReport, SizeReport
-from simulate.hands.odds import bid_odds
+from simulate.hands.class_table import forced_class_table
+from simulate.hands.classes import point_frame
+from simulate.hands.forced import forced_run
+from simulate.hands.odds import bid_odds, field_panel
+from simulate.hands.sheet import cheat_sheet
 from simulate.tables.policies import BID, PLAY
 
 HANDS = 3000
+DEALS = 1500            # forced-bid deals per seat and hand size
 
 
-def _size(v, h: int, features: list[str], odds_hand: str | None) -> SizeReport:  # type: ignore[no-untyped-def]
+def _size(v, h: int, odds_hand: str | None, trump: str | None = None) -> SizeReport:  # type: ignore[no-untyped-def]
     res = sim.simulate_hands(v, h, HANDS, seed=0)
-    odds = []
+    runs = [forced_run(v, h, s, DEALS, seed=0) for s in range(v.players)]
+    cells, bids = forced_class_table(runs, v, by_prev=True)
+    odds, fields = [], []
     if odds_hand:
-        odds = [bid_odds(v, odds_hand, seat=0, trump="S", samples=2000, seed=0)]
+        odds = [bid_odds(v, odds_hand, seat=0, trump=trump, samples=1500, seed=0)]
         odds[0].attrs["label"] = "typical"
+        panel = field_panel(v, odds_hand, seat=0, trump=trump, samples=1000, seed=0,
+                            fields=("table", "heuristic"))
+        panel.attrs.update({"label": "typical", "hand": odds_hand})
+        fields = [panel]
     return SizeReport(
-        hand_size=h, seat_table=seat_summary(res), seat_tricks=expected_tricks_table(res,
-                                                                                      by=["seat"]),
-        class_table=expected_tricks_table(res, by=features), class_features=features,
-        card_values=card_values(res.records, v), odds=odds, contract=v.is_contract,
-        better=str(v.rule("end.better", "higher")))
+        hand_size=h, seat_table=seat_summary(res),
+        seat_tricks=expected_tricks_table(res, by=["seat"]), class_table=cells,
+        class_features=list(cells.attrs["features"]), card_values=card_values(res.records, v),
+        odds=odds, contract=v.is_contract, better=str(v.rule("end.better", "higher")),
+        class_bids=bids, sheet=sheet_frame(cheat_sheet(runs, v)), points=point_frame(v, h),
+        fields=fields, forced_deals=DEALS,
+        bid_names=[s.name for s in v.ladder] if v.bidding_form == "auction" else [],
+        odds_samples=1500)
 
 
-def _game(name: str, sizes: list[tuple[int, str | None]], features: list[str]) -> GameReport:
+def _game(name: str, sizes: list[tuple[int, str | None, str | None]]) -> GameReport:
     v = sim.load_variant(name)
     return GameReport(
         name=v.name, title=v.title, canonical=v.canonical, players=v.players,
         summary=v.summary, policies={"play": ("precision", PLAY["precision"].description),
                                      "bid": ("table", BID["table"].description)},
-        seed=0, hands_per_size=HANDS,
-        sizes=[_size(v, h, features, hand) for h, hand in sizes])
+        seed=0, hands_per_size=HANDS, fields=["table", "heuristic"],
+        sizes=[_size(v, h, hand, trump) for h, hand, trump in sizes])
 
 
 @pytest.fixture(scope="module")
 def games() -> list[GameReport]:
-    return [_game("hoffer", [(3, "HIJO JS AH"), (5, "HIJO JS JC AS 9H")], ["trumps", "top3"]),
-            _game("hasenpfeffer", [(6, "JOKER JS JC AS KS 9H")], ["trumps", "top3"])]
+    # Oh Hell: sequential bids and the dealer's hook; Hasenpfeffer: an auction (contracts)
+    return [_game("oh_hell", [(1, None, None), (4, "AS KS QH 2D", "S")]),
+            _game("hasenpfeffer", [(6, "JOKER JS JC AS KS 9H", None)])]
 
 
 @pytest.fixture(scope="module")
@@ -81,8 +100,8 @@ def _parse(path: Path) -> _Links:
 def test_every_page_exists_and_shows_its_configuration(games: list[GameReport],
                                                        built: Path) -> None:
     pages = sorted(p.name for p in built.glob("*.html"))
-    assert pages == ["hasenpfeffer-cheatsheet.html", "hasenpfeffer.html", "hoffer-cheatsheet.html",
-                     "hoffer.html", "index.html"]
+    assert pages == ["hasenpfeffer-cheatsheet.html", "hasenpfeffer.html",
+                     "index.html", "oh_hell-cheatsheet.html", "oh_hell.html"]
     index = (built / "index.html").read_text()
     for g in games:
         for page in (f"{g.name}.html", f"{g.name}-cheatsheet.html"):
@@ -92,6 +111,10 @@ def test_every_page_exists_and_shows_its_configuration(games: list[GameReport],
             assert html.escape(PLAY["precision"].description) in text
             assert f"seed</dt><dd>{g.seed}" in text
             assert f"{HANDS:,} per hand size" in text
+            # the policies every number assumes, and the deals behind the forced tables
+            assert "the other seats play <b>precision</b> and bid <b>table</b>" in text
+            assert "the field panels also try the bid policies table, heuristic" in text
+            assert f"{DEALS:,} deals per seat and hand size" in text
             assert "<style>" in text and "http://" not in text and "https://" not in text
         assert g.canonical in index and f'href="{g.name}.html"' in index
     assert html.escape(BID["table"].description) in index and "How to read the figures" in index
@@ -111,52 +134,124 @@ def test_links_resolve(built: Path) -> None:
 
 
 def test_tables_show_n_ci_and_thin_marks(games: list[GameReport], built: Path) -> None:
-    text = (built / "hoffer.html").read_text()
-    for h in (3, 5):
+    text = (built / "oh_hell.html").read_text()
+    for h in (1, 4):
         assert f'id="h{h}"' in text
     assert '<th title="rows in the group">n</th>' in text and "95% CI" in text
     assert re.search(r"\[\d+\.\d+, \d+\.\d+\]", text)
     n = f"{games[0].sizes[1].seat_table['n'].iloc[0]:,}"
     assert f"<td>{n}</td>" in text
-    # with 3000 hands some (trumps, top3) classes are thin, and they are marked as such
-    thin_rows = int(sum(s.class_table["thin"].sum() for s in games[0].sizes))
-    assert thin_rows > 0
-    assert text.count('<tr class="thin">') + text.count('<tr class="thin best">') >= thin_rows
+    # with 1,500 deals per seat some shown hand classes are thin, and they are marked
+    shown_thin = sum(int(main_cells(r.sheet, s, MAIN_CLASSES)[0]["thin"].sum())
+                     for r in games[0].sizes for s in range(games[0].players))
+    assert shown_thin > 0
+    assert text.count('<tr class="thin">') + text.count('<tr class="thin best">') >= shown_thin
     assert '<span class="badge">thin</span>' in text
     assert "★" in text and 'class="best"' in text                 # best bid of the odds table
-    cheat = (built / "hoffer-cheatsheet.html").read_text()
-    assert cheat.count("<table class=\"cheat\"") == 2 and 'class="thin"' in cheat
-    assert "@media print" in cheat
-    # contract game: no best-bid column; odds per contract as if this seat won the auction
+
+
+def test_class_table_by_seat_with_too_close_marks(games: list[GameReport], built: Path) -> None:
+    text = (built / "oh_hell.html").read_text()
+    assert text.count("Best bid by hand class (every bid played)") == 2
+    for seat in ("0 (dealer&#x27;s left)", "1", "2", "3 (dealer)"):
+        assert f"<h4>Seat {seat}</h4>" in text, seat
+    # every shown cell whose best and runner-up cannot be told apart carries the mark
+    close = 0
+    for r in games[0].sizes:
+        for seat in range(games[0].players):
+            shown = main_cells(r.sheet, seat, MAIN_CLASSES)[0]
+            close += int(shown["too_close"].sum())
+    assert close > 0
+    # the mark appears in the intro of each size and once per too-close row
+    assert text.count(TOO_CLOSE) >= close + len(games[0].sizes)
+    # the best bid, its E[score] and the sheet's text of the most frequent cell of seat 0
+    top = main_cells(games[0].sizes[1].sheet, 0, 1)[0].iloc[0]
+    assert f"<b>{int(top['best'])}</b>" in text and f"{top['e_score']:.2f}" in text
+    assert f"{top['diff']:.2f}" in text
+    # the later seats get their best bid by the sum of earlier bids
+    assert "Seat 1 by the sum of the bids made before it" in text
+    assert "<th title=\"best bid when the earlier bids sum to 0\">sum 0</th>" in text
+
+
+def test_dealer_shows_forbidden_bids(games: list[GameReport], built: Path) -> None:
+    r = games[0].sizes[1]
+    cells = r.class_table
+    dealer = cells[(cells.seat == 3) & (cells.forbidden != "")]
+    assert len(dealer), "the hook forbids the dealer a bid for some sums"
+    # a forbidden bid is never the dealer's best
+    for row in dealer.to_dict("records"):
+        assert str(int(row["best"])) not in row["forbidden"].split()
+    text = (built / "oh_hell.html").read_text()
+    section = text[text.index('id="h4"'):]
+    dealer_part = section[section.index("<h4>Seat 3 (dealer)</h4>"):]
+    assert re.search(r"\(no \d+\)", dealer_part)
+    assert "if forbidden" in dealer_part
+    assert list(built.glob("oh_hell/h4/forced-bids.png"))
+
+
+def test_cheat_sheet_page(games: list[GameReport], built: Path) -> None:
+    cheat = (built / "oh_hell-cheatsheet.html").read_text()
+    assert "@media print" in cheat and "@page" in cheat and "break-inside: avoid" in cheat
+    assert cheat.count('<table class="cheat">') == 2 * games[0].players
+    # the legend and how to count a hand's class
+    for needle in ("too close to call", "<b>2; 4+: 1</b>", "<b>?</b> thin", "Which cell is yours",
+                   "count your <b>points</b>", "Point table", "seat 3 (dealer)"):
+        assert needle in cheat, needle
+    # every printed cell of the sheet appears as the sheet says it
+    sheet = games[0].sizes[1].sheet
+    for t in sheet["text"].head(20):
+        assert html.escape(str(t)) in cheat, t
+    # the point table lists the cards' points of the size
+    pts = games[0].sizes[1].points
+    assert f"<td>{html.escape(str(pts['card'].iloc[0]))}</td>" in cheat
+    assert 'class="thin"' in cheat
+    hp = (built / "hasenpfeffer-cheatsheet.html").read_text()
+    assert "Contracts: 1 = " in hp
+
+
+def test_field_panel_and_contract_game(built: Path, games: list[GameReport]) -> None:
+    text = (built / "oh_hell.html").read_text()
+    assert "Does the answer depend on the opponents?" in text
+    assert "table: best" in text and "heuristic: best" in text and "robust" in text
+    assert "turned up" in text and "deals accepted" in text
     hp = (built / "hasenpfeffer.html").read_text()
-    assert "Hand classes: trumps × top3" in hp and "Best bid by hand class" not in hp
-    assert "Contract game" in hp and "P(maker)" in hp
-    assert not list(built.glob("hasenpfeffer/h6/best-bid.*"))
+    assert "P(maker)" in hp and "as if this seat had won the auction" in hp
+    names = games[1].sizes[0].bid_names
+    best = int(games[1].sizes[0].sheet["best"].iloc[0])
+    assert html.escape(names[best - 1]) in hp                     # contracts by name
     assert list(built.glob("hasenpfeffer/h6/bid-odds-typical.*"))
-    assert "P(made)" in hp and "as if this seat had won the auction" in hp
-    assert "mean tricks taken" in (built / "hasenpfeffer-cheatsheet.html").read_text()
+
+
+def test_no_counterfactual_or_internal_names_on_pages(built: Path) -> None:
+    for page in built.glob("*.html"):
+        text = page.read_text()
+        for word in ("best_bid_if_independent", "exp_score_if_bid", "counterfactual",
+                     "did not depend on the bid", "RULES.md", "None", "nan", "stopped early"):
+            assert word not in text, (page.name, word)
+        assert not re.search(r"\b[A-Z]-[A-Z]{3}-\d", text), page.name      # rule ids
+    assert not list(built.rglob("best-bid.*"))
 
 
 def test_charts_and_tables_written(built: Path) -> None:
-    for d, stems in (("hoffer/h5", ["seat-advantage", "trick-distribution", "best-bid",
-                                    "bid-odds-typical", "card-values"]),
+    for d, stems in (("oh_hell/h4", ["seat-advantage", "trick-distribution", "forced-bids",
+                                     "bid-odds-typical", "card-values"]),
                      ("hasenpfeffer/h6", ["seat-advantage", "trick-distribution",
-                                          "card-values"])):
+                                          "forced-bids", "card-values"])):
         for stem in stems:
             for ext in ("png", "svg"):
                 p = built / d / f"{stem}.{ext}"
                 assert p.is_file() and p.stat().st_size > 1000, p
             assert (built / d / f"{stem}.png").read_bytes()[:4] == b"\x89PNG"
-        for stem in ("seat-summary", "seat-tricks", "hand-classes", "card-values"):
+        for stem in ("seat-summary", "seat-tricks", "class-table", "class-bids", "cheat-sheet",
+                     "card-values"):
             assert (built / d / f"{stem}.csv").stat().st_size > 0
             back = pd.read_parquet(built / d / f"{stem}.parquet")
             assert len(back) == len(pd.read_csv(built / d / f"{stem}.csv"))
     assert not list(built.rglob("*.part")) and not list(built.rglob(".*"))
 
 
-def test_charts_skip_what_does_not_apply(tmp_path: Path, games: list[GameReport]) -> None:
-    hp = games[1].sizes[0]
-    assert charts.best_bid_heatmap(hp.class_table, hp.class_features, tmp_path / "x") == []
+def test_charts_skip_what_does_not_apply(tmp_path: Path) -> None:
+    assert forced_charts.forced_bids_chart(None, None, tmp_path / "x", 4) == []
     assert charts.bid_odds_chart(None, tmp_path / "x") == []
     assert charts.card_values_chart(pd.DataFrame(), tmp_path / "x") == []
     assert charts.seat_advantage_chart(None, tmp_path / "x") == []

@@ -9,9 +9,16 @@ import pandas as pd
 import pytest
 
 import simulate as sim
-from simulate.rules.features import FEATURES, add_features, top_cards
+from reports.analysis.forced import (
+    bid_text,
+    by_earlier_bids,
+    class_label,
+    points_by_size,
+    sheet_grids,
+)
 from reports.analysis.tables import counterfactual_scores, expected_tricks_table, seat_summary
 from simulate.errors import BidlabInputError
+from simulate.rules.features import FEATURES, add_features, top_cards
 from simulate.tables.compile import compile_tables
 from simulate.util.files import write_table
 
@@ -29,7 +36,11 @@ def run(name: str, hand_size: int = 5, seed: int = 7, **opts):  # type: ignore[n
     return sim.simulate_hands(v, hand_size=min(hand_size, max(v.schedule)), hands=HANDS, seed=seed)
 
 
-def features_of(v, cards: str, trump: str, names=tuple(FEATURES)) -> dict[str, int]:  # type: ignore[no-untyped-def]
+# the crafted hands below predate side_high (the cheat-sheet classes): compare the others
+CRAFTED = tuple(f for f in FEATURES if f != "side_high")
+
+
+def features_of(v, cards: str, trump: str, names=CRAFTED) -> dict[str, int]:  # type: ignore[no-untyped-def]
     df = add_features(pd.DataFrame({"cards": [cards], "trump": [trump]}), v, names)
     return {k: int(df[k].iloc[0]) for k in names}
 
@@ -143,7 +154,8 @@ def test_every_feature_every_game(game: str) -> None:
     codes = {"S": 0, "H": 1, "D": 2, "C": 3, "NT": 4}
     for row in out.head(60).itertuples():
         want = _slow_features(v, int(row.mask), codes[str(row.trump)])
-        assert {k: int(getattr(row, k)) for k in FEATURES} == want, (row.cards, row.trump)
+        # side_high (a cheat-sheet class) has no reference here: only its bounds above
+        assert {k: int(getattr(row, k)) for k in want} == want, (row.cards, row.trump)
 
 
 # ----- tables on simulations -------------------------------------------------------------
@@ -156,7 +168,7 @@ def test_every_feature_every_game(game: str) -> None:
 def test_table_invariants(game: str, by: tuple[str, ...]) -> None:
     res = run(game)
     v, h = res.variant, res.config.hand_size
-    tab = expected_tricks_table(res, by=by)
+    tab = expected_tricks_table(res, by=by, counterfactual=True)
     p = tab[[f"p_tricks_{k}" for k in range(h + 1)]].to_numpy()
     assert np.allclose(p.sum(axis=1), 1.0)
     assert tab["n"].sum() == HANDS * v.players
@@ -217,7 +229,7 @@ def test_full_score_model_reproduces_recorded_scores(game: str, opts: dict) -> N
 
 def test_partnership_best_bid_uses_team_totals() -> None:
     res = run("hoffer", partnership=True)
-    tab = expected_tricks_table(res, by=("seat",))
+    tab = expected_tricks_table(res, by=("seat",), counterfactual=True)
     rec = res.records
     team_bid = rec.groupby(["deal", "team"])["bid"].transform("sum")
     team_took = rec.groupby(["deal", "team"])["tricks"].transform("sum")
@@ -236,7 +248,7 @@ def _records(tricks: list[int], bids: list[int] | None = None, trump: str = "S")
 
 def test_best_bid_when_every_hand_takes_two() -> None:
     v = variant("hoffer", 4)
-    tab = expected_tricks_table(_records([2] * 50), v, 5)
+    tab = expected_tricks_table(_records([2] * 50), v, 5, counterfactual=True)
     row = tab.iloc[0]
     assert row["best_bid_if_independent"] == 2
     assert row["best_bid_p_exact"] == 1.0
@@ -249,7 +261,7 @@ def test_best_bid_weighs_the_score_table() -> None:
     v = variant("hoffer", 4)
     # Hoffer pays 10 + bid for exact, the tricks taken when under, took - bid when over:
     # 60% take 1, 40% take 3 -> bid 1: 0.6*11 + 0.4*2 = 7.4; bid 3: 0.6*1 + 0.4*13 = 5.8
-    tab = expected_tricks_table(_records([1] * 60 + [3] * 40), v, 5, by=())
+    tab = expected_tricks_table(_records([1] * 60 + [3] * 40), v, 5, by=(), counterfactual=True)
     row = tab.iloc[0]
     assert row["best_bid_if_independent"] == 1
     assert row["exp_score_if_bid_1"] == pytest.approx(7.4)
@@ -261,7 +273,7 @@ def test_lower_is_better_takes_the_minimum() -> None:
     v = variant("horseshoes", 4)
     assert v.rule("end.better") == "lower"
     # a point per trick missed: 1,1,1,4 -> bid 1 costs 0.75 on average, the least
-    tab = expected_tricks_table(_records([1, 1, 1, 4] * 10), v, 5, by=())
+    tab = expected_tricks_table(_records([1, 1, 1, 4] * 10), v, 5, by=(), counterfactual=True)
     row = tab.iloc[0]
     assert row["best_bid_if_independent"] == 1
     assert row["best_bid_exp_score"] == pytest.approx(0.75)
@@ -277,7 +289,7 @@ def test_groups_by_hand_features_on_hand_made_records() -> None:
                                  "9S 9H 9D 9C 10C"],
                        "trump": ["S", "S", "NT", "NT"], "bid": [3, 3, 0, 0],
                        "tricks": [3, 4, 0, 0], "score": [13, 1, 10, 10]})
-    tab = expected_tricks_table(df, v, 5, by=("trumps", "top3"), thin=2)
+    tab = expected_tricks_table(df, v, 5, by=("trumps", "top3"), thin=2, counterfactual=True)
     assert tab[["trumps", "top3", "n"]].values.tolist() == [[0, 0, 2], [3, 3, 2]]
     strong = tab.iloc[1]
     assert strong["policy_mean_score"] == 7 and strong["policy_p_exact"] == 0.5
@@ -324,3 +336,55 @@ def test_write_table_atomic(tmp_path) -> None:  # type: ignore[no-untyped-def]
     assert list(csv.columns) == list(tab.columns) and len(csv) == len(tab)
     with pytest.raises(BidlabInputError, match="allowed: csv, parquet"):
         write_table(tab, tmp_path / "x", formats=("xlsx",))
+
+
+def test_counterfactual_columns_only_on_request() -> None:
+    res = run("oh_hell")
+    plain = expected_tricks_table(res, by=("seat",))
+    assert not [c for c in plain.columns if "if_bid" in c or "if_independent" in c]
+    asked = expected_tricks_table(res, by=("seat",), counterfactual=True)
+    assert "best_bid_if_independent" in asked.columns
+
+
+# ----- reading the forced-bid tables (reports.analysis.forced) ----------------------------
+def test_class_labels_and_bid_text() -> None:
+    row = {"points": 2.5, "trumps": 1, "side_high": 3, "specials": 0}
+    assert class_label(row, ["points", "trumps", "side_high", "specials"]) == \
+        "2.5 pts, 1 trump, 3+ high side cards, 0 low specials"
+    assert class_label({"card": "trump K", "trumps": 2}, ["card", "trumps"]) == "trump K, 2 trumps"
+    assert bid_text(3) == "3" and bid_text(-1) == "–" and bid_text(None) == "–"
+    assert bid_text(2, ["6", "7", "8"]) == "7"
+
+
+def test_by_earlier_bids_names_forbidden_bids() -> None:
+    cells = pd.DataFrame({
+        "seat": [3, 3, 3, 1], "prev_sum": pd.array([0, 2, 3, 0], dtype="Int64"),
+        "trumps": [1, 1, 1, 1], "n": [500, 400, 50, 300], "best": [1, 0, 1, 2],
+        "runner_up": [0, 2, 0, 1], "too_close": [False, True, False, False],
+        "thin": [False, False, True, False], "forbidden": ["", "1", "2", ""]})
+    out = by_earlier_bids(cells, 3, pd.DataFrame({"trumps": [1]}), ["trumps"])
+    assert list(out.columns) == ["class", "0", "2", "3"]
+    assert out.iloc[0].tolist() == ["1 trump", "1", "0/2 (no 1)", "1? (no 2)"]
+    assert by_earlier_bids(cells.drop(columns="prev_sum"), 3, out, ["trumps"]).empty
+
+
+def test_sheet_grids_and_points_by_size() -> None:
+    sheet = pd.DataFrame({"seat": [0, 0, 0, 1], "points": [1.0, 1.0, 0.5, 1.0],
+                          "trumps": [2, 2, 0, 2], "side_high": [0, 1, 0, 0],
+                          "text": ["2", "3/2", "0", "1; 3+: 0"], "thin": [False, True, False, False]})
+    sheet.attrs["features"] = ["points", "trumps", "side_high"]
+    grids = sheet_grids(sheet)
+    assert [g.seat for g in grids] == [0, 1]
+    g0 = grids[0]
+    assert g0.rows == [0.5, 1.0] and g0.cols == [0, 2] and g0.subkeys == [(0,), (1,)]
+    assert g0.cells[(1.0, 2)] == (["2", "3/2"], False)
+    assert g0.cells[(0.5, 0)] == (["0", "·"], False)
+    assert grids[1].cells[(1.0, 2)] == (["1; 3+: 0", "·"], False)
+    points = {3: pd.DataFrame({"card": ["trump A", "A"], "suit_trump": [1.0, 0.65],
+                               "no_trump": [float("nan"), 1.0]}),
+              5: pd.DataFrame({"card": ["A", "K"], "suit_trump": [0.6, 0.4],
+                               "no_trump": [0.9, 0.7]})}
+    table = points_by_size(points)
+    assert table.columns.tolist() == ["card", "3", "5"]
+    assert table.set_index("card").loc["A"].tolist() == ["0.65/1", "0.6/0.9"]
+    assert table.set_index("card").loc["trump A"].tolist() == ["1", "–"]
