@@ -19,7 +19,7 @@ import pandas as pd
 
 from simulate.hands.class_table import MIN_CELL, forced_class_table
 from simulate.hands.classes import class_columns
-from simulate.hands.forced import ForcedRun
+from simulate.hands.forced import ForcedRun, legal_after
 from simulate.rules.variant import Variant
 
 
@@ -45,17 +45,28 @@ def cheat_sheet(runs: list[ForcedRun], v: Variant, min_cell: int = MIN_CELL) -> 
     (seat, hand class) with n, the pooled best bid and its E[score], `ranges` (the bid by
     the sum of earlier bids, see the module notes), `text` (what the sheet prints), `thin`
     and `too_close`. These are exactly the printed cells; sheet_bid reads them."""
-    pooled, _ = forced_class_table(runs, v, by_prev=False, min_cell=min_cell)
+    pooled, pooled_bids = forced_class_table(runs, v, by_prev=False, min_cell=min_cell)
     by_prev, _ = forced_class_table(runs, v, by_prev=True, min_cell=min_cell)
     features = list(pooled.attrs["features"])
     key = ["seat", *features]
+    h = int(pooled.attrs["hand_size"])
     sums = by_prev[by_prev["prev_sum"].notna()] if "prev_sum" in by_prev else by_prev.iloc[:0]
     grouped = {k: g for k, g in sums.groupby(key, sort=False)} if len(sums) else {}
+    ranked = {k: _ranking(g, pooled.attrs["better"] == "lower")
+              for k, g in pooled_bids.groupby(key, sort=False)}
+    seat_run = {r.seat: r for r in runs}
     ranges: list[list[Range]] = []
     texts: list[str] = []
+    row: Any
     for row in pooled.itertuples(index=False):
         cell = tuple(getattr(row, c) for c in key)
-        rs = _ranges(row, grouped.get(cell), min_cell)
+        run = seat_run[int(row.seat)]
+        top = len(run.earlier) * h
+
+        def legal(p: int, run: ForcedRun = run) -> set[int]:
+            return legal_after(v, h, run, p)
+
+        rs = _ranges(row, grouped.get(cell), ranked[cell], top, legal, min_cell)
         ranges.append(rs)
         texts.append(range_text(rs, bool(row.thin)))
     out = pooled[[*key, "n", "best", "e_score", "ci_low", "ci_high", "p_exact", "runner_up",
@@ -66,26 +77,37 @@ def cheat_sheet(runs: list[ForcedRun], v: Variant, min_cell: int = MIN_CELL) -> 
     return out
 
 
-def _ranges(row: Any, by_sum: pd.DataFrame | None, min_cell: int) -> list[Range]:
-    """The cell's bid by the sum of earlier bids, consecutive sums with the same answer
-    merged; thin sums take the pooled answer."""
-    pooled = Range(0, -1, int(row.best),
-                   int(row.runner_up) if bool(row.too_close) else -1)
-    if by_sum is None or by_sum.empty:
-        return [pooled]
-    top = int(by_sum["prev_sum"].max())
-    answer = {}
-    alt = int(row.alt)
-    r: Any
-    for r in by_sum.itertuples(index=False):
-        if int(r.n) >= min_cell:
-            answer[int(r.prev_sum)] = (int(r.best), int(r.runner_up) if bool(r.too_close) else -1)
-        elif str(pooled.bid) in str(r.forbidden).split():
-            # a thin sum under which the rules forbid the pooled bid (the hook)
-            answer[int(r.prev_sum)] = (alt, -1)
+def _ranking(bids: pd.DataFrame, better_low: bool) -> list[int]:
+    """A cell's bids from best to worst by pooled E[score] (bids never allowed left out)."""
+    ok = bids[~bids["forbidden"]].sort_values("e_score", ascending=better_low, kind="stable")
+    return [int(b) for b in ok["bid"]]
+
+
+def _ranges(row: Any, by_sum: pd.DataFrame | None, ranking: list[int], top: int,
+            legal: Callable[[int], set[int]], min_cell: int) -> list[Range]:
+    """The cell's bid for every sum of earlier bids 0..top, consecutive sums with the same
+    answer merged. A sum with min_cell deals of its own gives its own best (and runner-up
+    when too close); any other sum the pooled answer, where the rules allow it there —
+    else the cell's answer on the deals where its best was forbidden (alt), else its best
+    allowed bid by pooled E[score]. A too-close other bid the rules forbid is left out."""
+    pooled = (int(row.best), int(row.runner_up) if bool(row.too_close) else -1)
+    own: dict[int, tuple[int, int]] = {}
+    if by_sum is not None:
+        r: Any
+        for r in by_sum.itertuples(index=False):
+            if int(r.n) >= min_cell:
+                own[int(r.prev_sum)] = (int(r.best),
+                                        int(r.runner_up) if bool(r.too_close) else -1)
     out: list[Range] = []
     for p in range(top + 1):
-        bid, close = answer.get(p, (pooled.bid, pooled.close))
+        allowed = legal(p)
+        bid, close = own.get(p, pooled)
+        if bid not in allowed:
+            alt = int(row.alt)
+            bid = alt if alt in allowed else next((b for b in ranking if b in allowed), bid)
+            close = -1
+        if close not in allowed or close == bid:
+            close = -1
         if out and out[-1].bid == bid and out[-1].close == close:
             out[-1] = out[-1]._replace(hi=p)
         else:
