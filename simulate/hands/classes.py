@@ -3,9 +3,11 @@
 With one card the class is the card itself (by what it is under the trump: "trump K",
 "A", "HIJO"); with two, the stronger card and the trumps held; with more, the hand's point
 count (each card's measured trick rate, averaged over the cards a player cannot tell apart
-and rounded so a sheet can print them) in half-trick classes, the trumps held, the high
-side-suit cards held and, where the deck has specials that are never top cards (a LoJo, the
-Fools, jokers that win only when led), how many of those are held.
+and rounded so a sheet can print them) in half-trick classes, the trumps held, the top
+cards held (the three strongest of the deck under the trump: a trump Ace or King turns a
+weak count into a sure trick), the high side-suit cards held and, where the deck has
+specials that are never top cards (a LoJo, the Fools, jokers that win only when led), how
+many of those are held.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ def sheet_features(v: Variant, hand_size: int) -> list[str]:
         return ["card"]
     if hand_size == 2:
         return ["card", "trumps"]
-    out = ["points", "trumps", "side_high"]
+    out = ["points", "trumps", "top3", "side_high"]
     if _has_low_specials(v):
         out.append("specials")
     return out
@@ -112,6 +114,6 @@ def class_columns(v: Variant, hand_size: int, masks: np.ndarray, trumps: np.ndar
             value = FEATURES[name](masks, trumps, v).astype(np.int64)
             # trump length decides long hands, so trumps keep every count
             out[name] = value if name == "trumps" else np.minimum(value, CAP)
-    return pd.DataFrame(out)
+    return pd.DataFrame(out, index=pd.RangeIndex(len(masks)))
 
 
