@@ -1,6 +1,6 @@
 """How well the forced-bid cheat sheet answers held-out hands, per game at a chosen hand size.
 
-    python scripts/sheet_accuracy.py [--deals 200000] [--hands 120] [--deals-per-hand 20000]
+    python scripts/sheet_accuracy.py [--deals 200000] [--hands 120] [--deals-per-hand 4000]
                                      [--old] [GAME:SIZE ...]
 
 For each game and size: build the cheat sheet from forced runs of every seat (`--deals`
@@ -9,7 +9,9 @@ against each hand's own forced-bid best (simulate.hands.sheet_check): the share 
 where the sheet's bid agrees (the best, a tie for that hand, or named as too close to call
 by the cell), the share where it is not the hand's best, and the average cost in points per
 hand with its 95% interval. `--old` also scores the old sheet (the counterfactual class table
-the report printed before forced bids) on the same hands. Prints one line per game and a
+the report printed before forced bids) on the same hands and deals. `--deals-per-hand`
+counts the deals accepted per hand (matching its trump and sum of earlier bids), at least
+1,000. The old sheet has no bids for a contract game (Hasenpfeffer): "no cell". Prints one line per game and a
 Markdown table at the end; with `--csv F` the per-hand rows go to F.
 """
 
@@ -26,7 +28,7 @@ import simulate as sim
 from reports.analysis.tables import expected_tricks_table
 from simulate.hands.forced import forced_run
 from simulate.hands.sheet import SheetAnswer, cheat_sheet, sheet_lookup
-from simulate.hands.sheet_check import check_sheet
+from simulate.hands.sheet_check import check_sheets
 from simulate.rules.cards import TRUMP_NAMES
 from simulate.rules.features import add_features
 
@@ -40,7 +42,7 @@ def old_sheet(v: sim.Variant, h: int, hands: int, seed: int
     res = sim.simulate_hands(v, h, hands, seed=seed, keep="records")
     frame = res.frame(cards=False)
     features = list(v.hand_classes)[:2]
-    table = expected_tricks_table(frame, v, h, by=features)
+    table = expected_tricks_table(frame, v, h, by=features, counterfactual=True)
     best = {tuple(int(r[f]) for f in features): int(r["best_bid_if_independent"]) for _, r in table.iterrows()
             if not pd.isna(r.get("best_bid_if_independent"))}
 
@@ -73,7 +75,8 @@ def main() -> None:
     ap.add_argument("configs", nargs="*", default=DEFAULT)
     ap.add_argument("--deals", type=int, default=200_000)
     ap.add_argument("--hands", type=int, default=120)
-    ap.add_argument("--deals-per-hand", type=int, default=20_000)
+    ap.add_argument("--deals-per-hand", type=int, default=4_000,
+                    help="accepted deals per held-out hand (at least 1,000)")
     ap.add_argument("--old", action="store_true")
     ap.add_argument("--csv", default=None)
     args = ap.parse_args()
@@ -85,12 +88,12 @@ def main() -> None:
         runs = [forced_run(v, h, s, args.deals) for s in range(v.players)]
         sheet = cheat_sheet(runs, v)
         built = time.time() - t0
-        sheets = [("new", sheet_lookup(sheet, v))]
+        sheets = {"new": sheet_lookup(sheet, v)}
         if args.old:
-            sheets.append(("old", old_sheet(v, h, 1_000_000, 0)))
-        for label, bid_for in sheets:
-            chk = check_sheet(v, h, bid_for, hands=args.hands,
+            sheets["old"] = old_sheet(v, h, 1_000_000, 0)
+        checks = check_sheets(v, h, sheets, hands=args.hands,
                               deals_per_hand=args.deals_per_hand)
+        for label, chk in checks.items():
             s = chk.summary()
             frames.append(chk.hands.assign(game=game, size=h, sheet=label))
             line = (f"| {game} | {h} | {label} | {s['hands']} | {100 * s['agree']:.1f}% | "
