@@ -475,16 +475,19 @@ ACCEPT_HANDS = 120
 ACCEPT_PER_HAND = 1_500
 ACCEPTANCE = [("oh_hell", 7), ("kings_and_fools", 6), ("hoffer", 5), ("hyjack", 7),
               ("horseshoes", 13)]
-# Not met yet (measured with these sizes: agree 87.5%, 80.8%, 91.7%, 90.0%, 80.0%): the
-# hand classes are too coarse for the per-hand best (more deals for the sheet do not move
-# it). Strict: the test fails as soon as a game meets the bar, so the mark must then go.
-NOT_MET = pytest.mark.xfail(strict=True, reason="issue 13 acceptance not met: the sheet's "
-                            "hand classes are too coarse (agree < 95%)")
+# The bar is not met yet (measured with these sizes, agree: Oh Hell 87.5%, Kings and Fools
+# 80.8%, Hoffer 91.7%, HyJack 90.0%, Horseshoes 80.0%): the hand classes a player can count
+# are too coarse for the per-hand best, and more deals for the sheet do not move it. So the
+# test asserts what must hold today (every held-out hand finds a legal, non-thin cell; the
+# agreement stays at least FLOOR, seeds fixed so the figures are deterministic) and reports
+# the issue's bar as an expected failure until it is met: then it passes, and the xfail
+# branch is dead code to remove.
+FLOOR = 0.75
+ISSUE_AGREE, ISSUE_COST = 0.95, 0.3
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game,h", [pytest.param(g, h, id=f"{g}-{h}", marks=NOT_MET)
-                                    for g, h in ACCEPTANCE])
+@pytest.mark.parametrize("game,h", ACCEPTANCE, ids=[f"{g}-{h}" for g, h in ACCEPTANCE])
 def test_cheat_sheet_agrees_with_each_hands_best(game: str, h: int) -> None:
     """Issue 13, "Done when": the cheat-sheet bid for a held-out hand's cell is the hand's own
     forced-bid best, or too close to call (for the hand, or marked so by the cell), in at
@@ -498,4 +501,7 @@ def test_cheat_sheet_agrees_with_each_hands_best(game: str, h: int) -> None:
                       deals_per_hand=ACCEPT_PER_HAND, workers=1)
     s = chk.summary()
     assert s["no_cell"] == 0 and s["forbidden_bid"] == 0 and s["thin"] == 0, s
-    assert s["agree"] >= 0.95 and s["cost"] <= 0.3, s
+    assert s["agree"] >= FLOOR, s
+    if s["agree"] < ISSUE_AGREE or s["cost"] > ISSUE_COST:
+        pytest.xfail(f"issue 13 bar not met: agree {s['agree']:.1%} (>= 95% asked), cost "
+                     f"{s['cost']:.2f} points per hand (<= 0.3 asked)")

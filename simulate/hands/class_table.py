@@ -147,8 +147,9 @@ def _tables_for(run: ForcedRun, keys: pd.DataFrame, min_cell: int
 
 def _trump_names(trumps: np.ndarray, g: np.ndarray, G: int) -> list[str]:
     """The trumps the deals of each cell were played in (a class pools trumps)."""
-    seen = pd.DataFrame({"g": g, "t": trumps}).drop_duplicates()
-    names = {k: " ".join(TRUMP_NAMES[t] for t in sorted(grp.t)) for k, grp in seen.groupby("g")}
-    return [names.get(i, "") for i in range(G)]
-
-
+    present = np.zeros((G, 5), np.bool_)
+    present[g, trumps] = True
+    # one text per pattern of trumps present (32 at most), looked up by the pattern's bits
+    pattern = present @ (1 << np.arange(5))
+    text = [" ".join(TRUMP_NAMES[t] for t in range(5) if k >> t & 1) for k in range(32)]
+    return [text[k] for k in pattern]

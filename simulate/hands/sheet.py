@@ -51,22 +51,19 @@ def cheat_sheet(runs: list[ForcedRun], v: Variant, min_cell: int = MIN_CELL) -> 
     key = ["seat", *features]
     h = int(pooled.attrs["hand_size"])
     sums = by_prev[by_prev["prev_sum"].notna()] if "prev_sum" in by_prev else by_prev.iloc[:0]
-    grouped = {k: g for k, g in sums.groupby(key, sort=False)} if len(sums) else {}
-    ranked = {k: _ranking(g, pooled.attrs["better"] == "lower")
-              for k, g in pooled_bids.groupby(key, sort=False)}
-    seat_run = {r.seat: r for r in runs}
+    own = _own_answers(sums, key, min_cell)
+    ranked = _rankings(pooled_bids, key, pooled.attrs["better"] == "lower")
+    # the bids the rules allow after each sum of earlier bids, once per seat (not per cell)
+    allowed_by_sum = {r.seat: [legal_after(v, h, r, p) for p in range(len(r.earlier) * h + 1)]
+                      for r in runs}
     ranges: list[list[Range]] = []
     texts: list[str] = []
     row: Any
     for row in pooled.itertuples(index=False):
         cell = tuple(getattr(row, c) for c in key)
-        run = seat_run[int(row.seat)]
-        top = len(run.earlier) * h
-
-        def legal(p: int, run: ForcedRun = run) -> set[int]:
-            return legal_after(v, h, run, p)
-
-        rs = _ranges(row, grouped.get(cell), ranked[cell], top, legal, min_cell)
+        allowed = allowed_by_sum[int(row.seat)]
+        rs = _ranges(row, own.get(cell, {}), ranked.get(cell, []), len(allowed) - 1,
+                     allowed.__getitem__)
         ranges.append(rs)
         texts.append(range_text(rs, bool(row.thin)))
     out = pooled[[*key, "n", "best", "e_score", "ci_low", "ci_high", "p_exact", "runner_up",
@@ -77,27 +74,43 @@ def cheat_sheet(runs: list[ForcedRun], v: Variant, min_cell: int = MIN_CELL) -> 
     return out
 
 
-def _ranking(bids: pd.DataFrame, better_low: bool) -> list[int]:
-    """A cell's bids from best to worst by pooled E[score] (bids never allowed left out)."""
-    ok = bids[~bids["forbidden"]].sort_values("e_score", ascending=better_low, kind="stable")
-    return [int(b) for b in ok["bid"]]
+def _own_answers(sums: pd.DataFrame, key: list[str], min_cell: int
+                 ) -> dict[tuple[Any, ...], dict[int, tuple[int, int]]]:
+    """For each cell, the sums of earlier bids with min_cell deals of their own: sum ->
+    (best, the runner-up when too close to call, else -1). One pass over the table."""
+    out: dict[tuple[Any, ...], dict[int, tuple[int, int]]] = {}
+    if not len(sums):
+        return out
+    rows = sums[sums["n"] >= min_cell]
+    close = np.where(rows["too_close"].to_numpy(bool), rows["runner_up"].to_numpy(), -1)
+    for cell, p, best, other in zip(rows[key].itertuples(index=False, name=None),
+                                    rows["prev_sum"].to_numpy(), rows["best"].to_numpy(),
+                                    close, strict=True):
+        out.setdefault(cell, {})[int(p)] = (int(best), int(other))
+    return out
 
 
-def _ranges(row: Any, by_sum: pd.DataFrame | None, ranking: list[int], top: int,
-            legal: Callable[[int], set[int]], min_cell: int) -> list[Range]:
+def _rankings(bids: pd.DataFrame, key: list[str], better_low: bool
+              ) -> dict[tuple[Any, ...], list[int]]:
+    """Each cell's bids from best to worst by pooled E[score] (bids never allowed left out),
+    sorted once for the whole table."""
+    ok = bids[~bids["forbidden"]].sort_values(
+        [*key, "e_score"], ascending=[True] * len(key) + [better_low], kind="stable")
+    out: dict[tuple[Any, ...], list[int]] = {}
+    for cell, b in zip(ok[key].itertuples(index=False, name=None), ok["bid"].to_numpy(),
+                       strict=True):
+        out.setdefault(cell, []).append(int(b))
+    return out
+
+
+def _ranges(row: Any, own: dict[int, tuple[int, int]], ranking: list[int], top: int,
+            legal: Callable[[int], set[int]]) -> list[Range]:
     """The cell's bid for every sum of earlier bids 0..top, consecutive sums with the same
-    answer merged. A sum with min_cell deals of its own gives its own best (and runner-up
-    when too close); any other sum the pooled answer, where the rules allow it there —
+    answer merged. A sum with enough deals of its own (`own`: sum -> best, too-close other)
+    gives its own answer; any other sum the pooled answer, where the rules allow it there —
     else the cell's answer on the deals where its best was forbidden (alt), else its best
     allowed bid by pooled E[score]. A too-close other bid the rules forbid is left out."""
     pooled = (int(row.best), int(row.runner_up) if bool(row.too_close) else -1)
-    own: dict[int, tuple[int, int]] = {}
-    if by_sum is not None:
-        r: Any
-        for r in by_sum.itertuples(index=False):
-            if int(r.n) >= min_cell:
-                own[int(r.prev_sum)] = (int(r.best),
-                                        int(r.runner_up) if bool(r.too_close) else -1)
     out: list[Range] = []
     for p in range(top + 1):
         allowed = legal(p)
