@@ -5,8 +5,9 @@ Data flow per (game, hand size): simulate_hands (records without card strings) â
 summary, expected tricks by seat and card values (on the first CARD_VALUE_ROWS rows: the
 fit is accurate long before a million hands); forced-bid runs of every seat (each candidate
 bid played on the same `forced_deals` deals) â†’ the class table by seat, sum of earlier bids
-and hand class, and the cheat sheet; bid odds for three example hands (weak, typical and
-strong by the sum of their card values), and at the largest size the same hands against
+and hand class, the full cheat sheet and the compact (printable) sheet; bid odds for three
+example hands (weak, typical and strong by the sum of their card values), and at the
+largest size the same hands against
 each opponents' field. Each table is written as CSV and Parquet under data/, and
 manifest.json records the exact configuration, so `--render-only` re-renders the site
 without simulating again.
@@ -44,6 +45,7 @@ from simulate.games.compare import compare_games, skill_index
 from simulate.games.simulate import simulate_games
 from simulate.hands.class_table import forced_class_table
 from simulate.hands.classes import point_frame
+from simulate.hands.compact_sheet import compact_sheet
 from simulate.hands.forced import forced_run
 from simulate.hands.odds import field_panel
 from simulate.hands.sheet import cheat_sheet
@@ -68,11 +70,11 @@ QUESTIONS = {
 DEFAULT_HANDS = 1_000_000
 ODDS_SAMPLES = 100_000
 MANIFEST = "manifest.json"
-FORMAT = 4
+FORMAT = 5                # 5: the compact sheet ("compact" tables)
 
 
 TABLES = ("seat_table", "seat_tricks", "class_table", "card_values", "class_bids", "sheet",
-          "points")
+          "points", "compact")
 # deals per seat and hand size behind the forced-bid class tables and cheat sheets
 FORCED_DEALS = 200_000
 MIN_FORCED = 1_000
@@ -103,6 +105,7 @@ def _size_data(v: sim.Variant, h: int, hands: int, seed: int, play: str, bid: st
                        round_index=round_index) for s in range(v.players)]
     cells, bids = forced_class_table(runs, v, by_prev=True)
     sheet = sheet_frame(cheat_sheet(runs, v))
+    compact = compact_sheet(runs, v)
     samples = odds_samples(forced_deals)
     odds, panels = [], []
     for label, hand, trump in example_hands(frame, values, v):
@@ -125,7 +128,8 @@ def _size_data(v: sim.Variant, h: int, hands: int, seed: int, play: str, bid: st
     return SizeReport(h, seat_t, seat_k, cells, list(cells.attrs["features"]), values, odds,
                       v.is_contract, str(v.rule("end.better", "higher")), class_bids=bids,
                       sheet=sheet, points=point_frame(v, h), fields=panels,
-                      forced_deals=forced_deals, bid_names=_bid_names(v), odds_samples=samples)
+                      forced_deals=forced_deals, bid_names=_bid_names(v), odds_samples=samples,
+                      compact=compact)
 
 
 def _bid_names(v: sim.Variant) -> list[str]:
@@ -292,7 +296,8 @@ def _read_size(folder: Path, entry: dict[str, Any]) -> SizeReport:
                       points=frames["points"], fields=_listed(folder, entry.get("fields", [])),
                       forced_deals=int(entry.get("forced_deals", 0)),
                       bid_names=list(entry.get("bid_names", [])),
-                      odds_samples=int(entry.get("odds_samples", 0)))
+                      odds_samples=int(entry.get("odds_samples", 0)),
+                      compact=frames["compact"])
 
 
 def build_report(games: Sequence[str] = (), players: int | None = None,

@@ -4,7 +4,8 @@ data folder) and the pages and charts show.
     GameReport        one game: its configuration, a SizeReport per hand size and, when
                       whole games were played, a BalanceReport
     SizeReport        the tables of one hand size: seat summaries (reports.analysis.tables),
-                      the forced-bid class table and cheat sheet (simulate.hands), card
+                      the forced-bid class table, full and compact cheat sheets
+                      (simulate.hands), card
                       values, and the bid odds and field panels of its example hands
     ExampleHand       a hand picked for the bid-odds tables (weak, typical or strong)
     BalanceReport     whole games: metrics, bid accuracy, lengths, the skill index and a rule
@@ -53,6 +54,8 @@ class SizeReport:
     forced_deals: int = 0                    # deals per seat behind the class table
     bid_names: list[str] = field(default_factory=list)  # contract names of auction steps 1..S
     odds_samples: int = 0                    # accepted deals wanted per example hand
+    # simulate.hands.compact_sheet.compact_sheet: the printable line of every seat
+    compact: pd.DataFrame | None = None
 
 
 class ExampleHand(NamedTuple):

@@ -20,9 +20,9 @@ def test_small_report_and_render_only(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     site, data = out / "site", out / "data"
     manifest = json.loads((data / "manifest.json").read_text())
-    assert manifest["format"] == 4 and manifest["forced_deals"] == 1000
+    assert manifest["format"] == 5 and manifest["forced_deals"] == 1000
     sizes = manifest["games"][0]["sizes"]
-    assert all({"class_table", "class_bids", "sheet", "points"} <= set(s["tables"])
+    assert all({"class_table", "class_bids", "sheet", "points", "compact"} <= set(s["tables"])
                for s in sizes)
     assert all(s["forced_deals"] == 1000 and s["odds"] for s in sizes)   # every size
     assert sizes[-1]["fields"] and not sizes[0]["fields"]          # panels at the largest
@@ -47,17 +47,20 @@ def test_small_report_and_render_only(tmp_path: Path) -> None:
     assert again.exit_code == 0, again.output
     assert (site / "index.html").is_file()
     assert {p.name for p in site.rglob("*.png")} == before
-    # render-only reads the forced tables back from the FORMAT 4 manifest
+    # render-only reads the forced tables back from the FORMAT 5 manifest
     page = (site / "kings_and_fools.html").read_text()
     assert "Best bid by hand class (every bid played)" in page and "too close to call" in page
     assert "1,000 deals per seat and hand size" in page
     assert "Does the answer depend on the opponents?" in page
-    cheat = (site / "kings_and_fools-cheatsheet.html").read_text()
-    assert cheat.count('<table class="cheat">') == 7 * 4
+    full = (site / "kings_and_fools-fullsheet.html").read_text()
+    assert full.count('<table class="cheat">') == 7 * 4
+    cheat = (site / "kings_and_fools-cheatsheet.html").read_text()     # the compact sheet
+    bids = cheat[cheat.index('<table class="bids">'):]
+    assert bids[:bids.index("</table>")].count("<tr") == 1 + 7 * 4
     for p in site.glob("*.html"):
         assert "best_bid_if_independent" not in p.read_text(), p.name
     # a manifest of another format is refused in one line
-    manifest["format"] = 3
+    manifest["format"] = 4
     (data / "manifest.json").write_text(json.dumps(manifest))
     old = CliRunner().invoke(cli, ["report", "--render-only", "--out", str(out)])
     assert old.exit_code != 0 and "another bidlab format" in str(old.exception or old.output)

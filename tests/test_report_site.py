@@ -12,6 +12,7 @@ import pytest
 
 import simulate as sim
 from reports.analysis.card_values import card_values
+from reports.analysis.compact import bid_columns, threshold_rows
 from reports.analysis.forced import main_cells
 from reports.analysis.tables import expected_tricks_table, seat_summary
 from reports.build import sheet_frame
@@ -23,6 +24,7 @@ from reports.html.site import build_site
 from reports.model import GameReport, SizeReport
 from simulate.hands.class_table import forced_class_table
 from simulate.hands.classes import point_frame
+from simulate.hands.compact_sheet import compact_sheet
 from simulate.hands.forced import forced_run
 from simulate.hands.odds import bid_odds, field_panel
 from simulate.hands.sheet import cheat_sheet
@@ -52,7 +54,7 @@ def _size(v, h: int, odds_hand: str | None, trump: str | None = None) -> SizeRep
         class_bids=bids, sheet=sheet_frame(cheat_sheet(runs, v)), points=point_frame(v, h),
         fields=fields, forced_deals=DEALS,
         bid_names=[s.name for s in v.ladder] if v.bidding_form == "auction" else [],
-        odds_samples=1500)
+        odds_samples=1500, compact=compact_sheet(runs, v))
 
 
 def _game(name: str, sizes: list[tuple[int, str | None, str | None]]) -> GameReport:
@@ -100,8 +102,9 @@ def _parse(path: Path) -> _Links:
 def test_every_page_exists_and_shows_its_configuration(games: list[GameReport],
                                                        built: Path) -> None:
     pages = sorted(p.name for p in built.glob("*.html"))
-    assert pages == ["hasenpfeffer-cheatsheet.html", "hasenpfeffer.html",
-                     "index.html", "oh_hell-cheatsheet.html", "oh_hell.html"]
+    assert pages == ["hasenpfeffer-cheatsheet.html", "hasenpfeffer-fullsheet.html",
+                     "hasenpfeffer.html", "index.html", "oh_hell-cheatsheet.html",
+                     "oh_hell-fullsheet.html", "oh_hell.html"]
     index = (built / "index.html").read_text()
     for g in games:
         for page in (f"{g.name}.html", f"{g.name}-cheatsheet.html"):
@@ -189,9 +192,9 @@ def test_dealer_shows_forbidden_bids(games: list[GameReport], built: Path) -> No
     assert list(built.glob("oh_hell/h4/forced-bids.png"))
 
 
-def test_cheat_sheet_page(games: list[GameReport], built: Path) -> None:
-    cheat = (built / "oh_hell-cheatsheet.html").read_text()
-    assert "@media print" in cheat and "@page" in cheat and "break-inside: avoid" in cheat
+def test_full_sheet_page(games: list[GameReport], built: Path) -> None:
+    cheat = (built / "oh_hell-fullsheet.html").read_text()
+    assert "@page" not in cheat and "oh_hell-cheatsheet.html" in cheat   # not for print
     assert cheat.count('<table class="cheat">') == 2 * games[0].players
     # the legend and how to count a hand's class
     for needle in ("too close to call", "<b>2; 4+: 1</b>", "<b>?</b> thin", "Which cell is yours",
@@ -205,8 +208,37 @@ def test_cheat_sheet_page(games: list[GameReport], built: Path) -> None:
     pts = games[0].sizes[1].points
     assert f"<td>{html.escape(str(pts['card'].iloc[0]))}</td>" in cheat
     assert 'class="thin"' in cheat
-    hp = (built / "hasenpfeffer-cheatsheet.html").read_text()
+    hp = (built / "hasenpfeffer-fullsheet.html").read_text()
     assert "Contracts: 1 = " in hp
+    for page in ("index.html", "oh_hell.html", "oh_hell-cheatsheet.html"):
+        assert 'href="oh_hell-fullsheet.html"' in (built / page).read_text(), page
+
+
+def test_printable_cheat_sheet_page(games: list[GameReport], built: Path) -> None:
+    cheat = (built / "oh_hell-cheatsheet.html").read_text()
+    assert "@media print" in cheat and "@page { size: A4 landscape" in cheat
+    assert cheat.count('<table class="bids">') == 1 and '<table class="cheat">' not in cheat
+    sheets = {r.hand_size: r.compact for r in games[0].sizes if r.compact is not None}
+    lowest, columns = bid_columns(sheets)
+    rows = threshold_rows(sheets, columns)
+    body = cheat[cheat.index('<table class="bids">'):cheat.index("</table>")]
+    assert body.count("<tr") == 1 + len(rows) == 1 + 2 * games[0].players
+    # every printed row: its points per bid, the earlier-bids rule and the hook rule
+    for rec in rows.to_dict("records"):
+        cells = "".join(f'<td class="b">{html.escape(str(rec[str(b)]))}</td>' for b in columns)
+        assert cells in body, rec
+    assert "if forbidden" in body and ("1 less" in body or "1 more" in body)
+    assert "earlier bids sum" in body
+    for needle in ("How to use it", "Count your points", "Points per card, by cards in hand",
+                   "the other seats play <b>precision</b> and bid <b>table</b>",
+                   f"same {DEALS:,} deals per seat and hand size", "(else 0)"):
+        assert needle in cheat, needle
+    pts = games[0].sizes[1].points
+    assert f"<td>{html.escape(str(pts['card'].iloc[0]))}</td>" in cheat
+    hp = (built / "hasenpfeffer-cheatsheet.html").read_text()
+    names = games[1].sizes[0].bid_names
+    assert "how high to go, not when to pass" in hp and html.escape(names[-1]) in hp
+    assert "earlier bids sum" not in hp and "if forbidden" not in hp
 
 
 def test_field_panel_and_contract_game(built: Path, games: list[GameReport]) -> None:

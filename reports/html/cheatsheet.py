@@ -1,138 +1,113 @@
-"""The printable cheat sheet of a game (<name>-cheatsheet.html): for every hand size and
-seat, the bid of each hand class from the forced-bid cheat sheet (simulate.hands.sheet), as
-a grid a player reads at the table (point classes down, trumps across; inside a cell the
-bid by high side cards, and by low specials on separate lines), how to count a hand's
-class, the point table of every hand size, and a legend. Print CSS keeps it compact: small
-type, no navigation, no hand size split across a page.
+"""The printable cheat sheet of a game (<name>-cheatsheet.html): ONE A4 landscape page with
+the compact sheet (simulate.hands.compact_sheet) of every hand size and seat — the points
+from which each bid starts, the rule for the sum of the earlier bids and for a forbidden
+bid — beside the point table (a column per hand size, so a hand's points are exactly the
+ones the sheet was fitted on), how to count a hand, and the policies and deals behind it.
+Every cell of the forced-bid sheet is on the full sheet page (reports.html.fullsheet), which
+is not meant for print.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import pandas as pd
 
-from reports.analysis.forced import (
-    SUBKEY_HELP,
-    SheetGrid,
-    class_help,
-    points_by_size,
-    sheet_grids,
-)
-from reports.html.config import config_block, policy_sentence
+from reports.analysis.compact import bid_columns, threshold_rows
+from reports.analysis.forced import bid_text, points_by_size
+from reports.html.config import config_block
 from reports.html.page import esc, html_page, slug
-from reports.model import GameReport, SizeReport
-from simulate.util.format import seat_label
+from reports.model import GameReport
 
 __all__ = ["cheatsheet_page", "CHEAT_CSS"]
 
 CHEAT_CSS = """
-body { font-size: 12px; }
-main { max-width: 1200px; padding: .5rem 1rem; }
-h1 { font-size: 1.3rem; }
-.howto { font-size: 12px; margin: .3rem 0 .6rem; }
-.howto ol { margin: .2rem 0 .3rem 1.2rem; padding: 0; }
-.howto p { margin: .2rem 0; }
-.hsize { border-top: 1px solid #9aa3ab; margin-top: .4rem; }
-.hsize h3 { break-after: avoid; page-break-after: avoid; }
-.hsize h3 .note { font-size: .8em; font-weight: 400; }
-.grid { break-inside: avoid; page-break-inside: avoid; }
-.hsize h3 { margin: .3rem 0 .1rem; font-size: .95rem; }
-.grids { display: flex; flex-wrap: wrap; gap: .3rem .8rem; align-items: flex-start; }
-.grid h4 { margin: .1rem 0; font-size: .8rem; font-weight: 600; }
-table.cheat { border-collapse: collapse; font-variant-numeric: tabular-nums; font-size: 11px; }
-table.cheat th, table.cheat td { border: 1px solid #b4bcc4; padding: 1px 4px;
-                                 text-align: center; }
-table.cheat td { max-width: 13em; }
-table.cheat td { font-weight: 600; }
-table.cheat th { background: #eef1f4; font-weight: 500; }
-table.cheat td.thin { background: #eee; color: #777; font-weight: 400; }
-table.cheat td.none { color: #bbb; font-weight: 400; }
-table.cheat td i { font-style: normal; color: #777; font-weight: 400; }
-table.points { border-collapse: collapse; font-size: 10.5px; }
-table.points th, table.points td { border: 1px solid #c8cfd6; padding: 0 4px; text-align: right; }
+main { max-width: 1500px; padding: .6rem 1rem; }
+h1 { font-size: 1.3rem; margin: .2rem 0; }
+.sheet { display: grid; grid-template-columns: auto auto; justify-content: start;
+         gap: .6rem 1.2rem; align-items: start; }
+.sheet h2 { font-size: .95rem; margin: 0 0 .2rem; border: 0; padding: 0; }
+table.bids, table.points { border-collapse: collapse; font-variant-numeric: tabular-nums;
+                           font-size: 12px; }
+table.bids th, table.bids td, table.points th, table.points td {
+  border: 1px solid #c8cfd6; padding: 0 4px; text-align: right; white-space: nowrap; }
+table.bids th, table.points th { background: #eef1f4; font-weight: 500; }
+table.bids td.rule { text-align: left; }
+table.bids tr.first td { border-top: 2px solid #6b7580; }
+table.bids td.cards { font-weight: 600; text-align: center; }
+table.bids td.b { font-weight: 600; }
 table.points td:first-child { text-align: left; }
-.config dl { font-size: 11px; }
-.config { padding: 0 .6rem .3rem; margin: .4rem 0; }
-@page { size: A4 landscape; margin: 7mm; }
+.howto { font-size: 12.5px; max-width: 44rem; margin-top: .5rem; }
+.howto ol { margin: .2rem 0 .3rem 1.1rem; padding: 0; }
+.howto p { margin: .2rem 0; }
+.howto code { font-size: 11px; }
+.assume { font-size: 12px; color: #444; }
+@page { size: A4 landscape; margin: 6mm; }
 @media print {
-  header.top, .noprint { display: none; }
-  body { background: #fff; font-size: 7.5px; line-height: 1.25; }
+  header.top, .noprint, .config { display: none; }
+  body { background: #fff; font-size: 7.5px; line-height: 1.2; }
   main { padding: 0; max-width: none; }
-  h1 { font-size: 11px; margin: 0; }
-  .howto { font-size: 7.5px; margin: 0 0 .2rem; }
-  .hsize { margin-top: .15rem; }
-  .hsize h3 { font-size: 8.5px; margin: .1rem 0 0; }
-  .grid h4 { font-size: 7.5px; margin: 0; }
-  .grids { gap: .1rem .4rem; }
-  table.cheat { font-size: 7px; }
-  table.cheat th, table.cheat td { padding: 0 2px; }
-  table.points { font-size: 6.5px; }
-  .config { font-size: 6.5px; padding: 0 .3rem; margin: .2rem 0 0; border: 0; }
-  .config h2 { font-size: 7.5px; margin: 0; }
-  .config dl { font-size: 6.5px; gap: 0 .4rem; grid-template-columns: 6rem 1fr; }
+  h1 { font-size: 11px; margin: 0 0 2px; }
+  .sheet { gap: 2px 10px; }
+  .sheet h2 { font-size: 8.5px; margin: 0 0 1px; }
+  table.bids { font-size: 7.5px; line-height: 1.15; }
+  table.points { font-size: 7px; line-height: 1.15; }
+  table.bids th, table.bids td, table.points th, table.points td { padding: 0 2px; }
+  .howto { font-size: 7.5px; max-width: none; margin-top: 4px; }
+  .howto ol { margin: 1px 0 2px 10px; }
+  .howto p { margin: 1px 0; }
+  .howto code { font-size: 6.5px; padding: 0; background: none; }
+  .assume { font-size: 7px; }
   a { color: inherit; text-decoration: none; }
 }
 """
 
 
-def _cell(texts: list[str], thin: bool, grid: SheetGrid, lines: list[Any]) -> str:
-    seen = [t for t in texts if t != "·"]
-    if not seen:
-        return '<td class="none">·</td>'
-    cls = ' class="thin"' if thin else ""
-    if len(set(seen)) == 1:
-        return f"<td{cls}>{esc(seen[0])}</td>"
-    # positions by the first remaining feature (side_high), lines by the others (specials)
-    parts = []
-    for line in lines:
-        row = [t for k, t in zip(grid.subkeys, texts, strict=True) if k[1:] == line]
-        if all(t == "·" for t in row):
-            continue
-        while row and row[-1] == "·":
-            row.pop()
-        lead = f"<i>{esc(' '.join(map(str, line)))}:</i> " if len(lines) > 1 else ""
-        parts.append(lead + esc("|".join(row)))
-    return f"<td{cls}>{'<br>'.join(parts)}</td>"
+def _seat_word(seat: int, players: int) -> str:
+    return f"{seat} D" if seat == players - 1 else str(seat)
 
 
-def _grid(grid: SheetGrid, players: int) -> str:
-    lines = list(dict.fromkeys(k[1:] for k in grid.subkeys))
-    corner = f"{esc(grid.row_feature)} ↓" + (f" / {esc(grid.col_feature)} →"
-                                             if grid.col_feature else "")
-    head = "".join(f"<th>{esc(str(c))}</th>" for c in grid.cols) if grid.col_feature \
-        else "<th>bid</th>"
+def _compact_rows(g: GameReport) -> tuple[int, list[int], pd.DataFrame]:
+    """(the bid below every number, the bid columns, one row per hand size and seat)."""
+    sheets = {r.hand_size: r.compact for r in g.sizes
+              if r.compact is not None and not r.compact.empty}
+    if not sheets:
+        return 0, [], pd.DataFrame(columns=["cards", "seat", "earlier", "forbidden"])
+    lowest, columns = bid_columns(sheets)
+    return lowest, columns, threshold_rows(sheets, columns)
+
+
+def _bids_table(g: GameReport, lowest: int, columns: list[int], rows: pd.DataFrame) -> str:
+    if rows.empty:
+        return '<p class="note">No compact sheet for this game.</p>'
+    names = next((r.bid_names for r in g.sizes if r.bid_names), [])
+    hooked = bool((rows["forbidden"] != "").any())
+    earlier = bool((rows["earlier"] != "").any())
+    head = ("<tr><th>cards</th><th>seat</th>"
+            + "".join(f"<th>{esc(bid_text(b, names))}</th>" for b in columns)
+            + ("<th>earlier bids sum</th>" if earlier else "")
+            + ("<th>if forbidden</th>" if hooked else "") + "</tr>")
     body = []
-    for r in grid.rows:
-        tds = "".join(_cell(*grid.cells[(r, c)], grid, lines) if (r, c) in grid.cells
-                      else '<td class="none">·</td>' for c in grid.cols)
-        label = f"{r:g}" if isinstance(r, float) else str(r)
-        body.append(f"<tr><th>{esc(label)}</th>{tds}</tr>")
-    return (f'<div class="grid"><h4>seat {esc(seat_label(grid.seat, players))}</h4>'
-            f'<table class="cheat"><thead><tr><th>{corner}</th>{head}</tr></thead>'
-            f"<tbody>{''.join(body)}</tbody></table></div>")
+    for h, block in rows.groupby("cards", sort=True):
+        for i, rec in enumerate(block.to_dict("records")):
+            cards = (f'<td class="cards" rowspan="{len(block)}">{int(str(h))}</td>'
+                     if i == 0 else "")
+            cells = "".join(f'<td class="b">{esc(str(rec[str(b)]))}</td>' for b in columns)
+            first = ' class="first"' if i == 0 else ""
+            body.append(f"<tr{first}>{cards}"
+                        f"<td>{esc(_seat_word(int(rec['seat']), g.players))}</td>{cells}"
+                        + (f'<td class="rule">{esc(str(rec["earlier"]))}</td>' if earlier else "")
+                        + (f'<td class="rule">{esc(str(rec["forbidden"]))}</td>' if hooked
+                           else "") + "</tr>")
+    what = "contract by points" if names else "bid by points"
+    return (f"<div><h2>The {what}: bid the highest "
+            f"{'contract' if names else 'bid'} whose number your points reach "
+            f"(else {esc(bid_text(lowest, names))})</h2>"
+            f'<table class="bids"><thead>{head}</thead><tbody>{"".join(body)}</tbody>'
+            "</table></div>")
 
 
-def _size_block(g: GameReport, r: SizeReport) -> str:
-    h = r.hand_size
-    title = f"{h} card{'s' if h != 1 else ''}"
-    if r.sheet is None or r.sheet.empty:
-        return f'<div class="hsize"><h3>{title}</h3><p class="note">No data.</p></div>'
-    sheet = r.sheet
-    if not sheet.attrs.get("features"):
-        sheet.attrs["features"] = list(r.class_features)
-    grids = sheet_grids(sheet)
-    rest = list(sheet.attrs["features"])[2:]
-    inside = (" Inside a cell: " + "; lines: ".join(esc(SUBKEY_HELP.get(f, f)) for f in rest)
-              + ".") if rest else ""
-    names = (" Contracts: " + ", ".join(f"{i + 1} = {esc(n)}" for i, n in
-                                         enumerate(r.bid_names)) + ".") if r.bid_names else ""
-    return (f'<div class="hsize"><h3>{title} <span class="note">({r.forced_deals:,} deals per '
-            f"seat){inside}{names}</span></h3>"
-            f'<div class="grids">{"".join(_grid(x, g.players) for x in grids)}</div></div>')
-
-
-def _points_block(g: GameReport) -> str:
+def _points_table(g: GameReport) -> str:
     tables = {r.hand_size: r.points for r in g.sizes
-              if r.points is not None and not r.points.empty and "points" in r.class_features}
+              if r.points is not None and not r.points.empty}
     df = points_by_size(tables)
     if df.empty:
         return ""
@@ -140,49 +115,61 @@ def _points_block(g: GameReport) -> str:
     rows = "".join(f"<tr><td>{esc(str(x['card']))}</td>"
                    + "".join(f"<td>{esc(str(x[c]))}</td>" for c in df.columns[1:]) + "</tr>"
                    for x in df.to_dict("records"))
-    return (f'<div class="hsize"><h3>Point table: points per card, by hand size '
-            f'<span class="note">("0.65/1" = 0.65 with a suit trump, 1 in no trump)</span></h3>'
-            f'<table class="points"><thead><tr><th>card ↓ / cards in hand →</th>{head}</tr>'
-            f"</thead><tbody>{rows}</tbody></table></div>")
+    return ("<div><h2>Points per card, by cards in hand</h2>"
+            f'<table class="points"><thead><tr><th>card</th>{head}</tr></thead>'
+            f"<tbody>{rows}</tbody></table></div>")
 
 
-def _howto(g: GameReport) -> str:
-    feats = list(dict.fromkeys(f for r in g.sizes for f in r.class_features))
-    small = [r.hand_size for r in g.sizes if "card" in r.class_features]
-    thin = min((int(r.class_table.attrs.get("min_cell", 100)) for r in g.sizes
-                if r.class_table is not None), default=100)
-    lower = " Lower totals win in this game: the bids minimise the expected score." \
-        if any(r.better == "lower" for r in g.sizes) else ""
-    card = (f"<li>With {', '.join(map(str, small))} card(s) the class is your strongest card "
-            "under the trump (\"trump K\", \"A\") and, with two, the trumps you hold.</li>"
-            if small else "")
-    points = ("<li>Otherwise count your <b>points</b>: add up each card's points from the "
-              "point table (the column of your hand size; a trump counts its \"trump\" row; "
-              "in no trump the number after the slash) and round down to the half point "
-              "(2.7 → 2.5). Then count your <b>trumps</b> and your <b>high side cards</b> "
-              "(the two highest ranks of each side suit)"
-              + (" and your <b>low specials</b>" if "specials" in feats else "")
-              + ".</li>" if "points" in feats else "")
-    return ('<div class="howto"><p><b>Which cell is yours:</b></p><ol>' + card + points
-            + "<li>Find your seat (0 = the dealer's left, the last = the dealer), the row of "
-              "your points and the column of your trumps; inside the cell, the bid for your "
-              "high side cards (0 | 1 | 2 | 3+) and low specials.</li></ol>"
-            "<p><b>Legend:</b> <b>2/1</b> too close to call: 2 is best, 1 cannot be told apart "
-            "from it (bid either); <b>2; 4+: 1</b> bid 2, but 1 when the bids before yours sum "
-            f"to 4 or more; <b>?</b> thin: fewer than {thin} deals, read with care; "
-            "<b>·</b> never seen. The dealer's bids are the best <em>legal</em> ones: where "
-            "the hook forbids a bid the cell already gives the bid for that sum."
-            + lower + "</p><p>" + "; ".join(f"<b>{esc(f)}</b>: {esc(class_help(f))}"
-                                          for f in feats)
-            + f".</p><p>Every bid was played on the same deals; {policy_sentence(g)}.</p></div>")
+def _howto(g: GameReport, earlier: bool, hooked: bool) -> str:
+    names = next((r.bid_names for r in g.sizes if r.bid_names), [])
+    nt = any(r.points is not None and "no_trump" in r.points
+             and r.points["no_trump"].notna().any() for r in g.sizes)
+    lower = any(r.better == "lower" for r in g.sizes)
+    deals = max((r.forced_deals for r in g.sizes), default=0)
+    play, bid = g.policies.get("play", ("?", "")), g.policies.get("bid", ("?", ""))
+    steps = [
+        "<b>Count your points</b>: add up your cards' points from the point table, in the "
+        "column of your hand size; a trump counts its \"trump\" row"
+        + (", and in no trump the number after the slash" if nt else "")
+        + (" (count with the trump you would name)" if names else "") + ".",
+        "<b>Find your row</b> (cards in hand, seat: 0 = the dealer's left, D = the dealer) "
+        "and bid the highest " + ("contract" if names else "bid")
+        + " whose number your points reach. A blank: never."]
+    if earlier:
+        steps.append("<b>Earlier bids</b>: if the bids made before yours sum as the row "
+                     "says, add that much (\"7+ −1\": one less when they sum to 7 or more; "
+                     "never below 0).")
+    if hooked:
+        steps.append("<b>If forbidden</b> (the dealer's hook): bid 1 less or 1 more, as the "
+                     "row says (the other way when you cannot).")
+    notes = []
+    if names:
+        notes.append("An auction: each contract was played as if you had won the auction "
+                     "with it; the sheet says how high to go, not when to pass. Contracts: "
+                     + ", ".join(f"{esc(n)}" for n in names) + ".")
+    if lower:
+        notes.append("Lower totals win in this game: the bids minimise the expected score.")
+    notes.append(f"Every bid was played on the same {deals:,} deals per seat and hand size "
+                 f"and the line with the best total score kept (points only, rising with "
+                 f"the points); the other seats play <b>{esc(play[0])}</b> and bid "
+                 f"<b>{esc(bid[0])}</b>. Variant <code>{esc(g.canonical)}</code>, seed "
+                 f"{g.seed}.")
+    return ('<div class="howto"><h2>How to use it</h2><ol>'
+            + "".join(f"<li>{s}</li>" for s in steps) + "</ol>"
+            + "".join(f'<p class="assume">{n}</p>' for n in notes)
+            + f'<p class="noprint"><a href="{slug(g.name)}-fullsheet.html">Full sheet</a> '
+              "(every hand class, not for print) · "
+              f'<a href="{slug(g.name)}.html">Full report</a> · '
+              '<a href="index.html">All games</a></p></div>')
 
 
 def cheatsheet_page(g: GameReport) -> str:
-    """The printable cheat sheet of game g (HTML)."""
-    sizes = "".join(_size_block(g, r) for r in g.sizes)
-    body = (f"<h1>{esc(g.title)} — cheat sheet: what to bid</h1>{_howto(g)}"
-            f'<section class="sizes-wrap">{sizes}{_points_block(g)}</section>'
-            f"{config_block(g)}"
-            f'<p class="noprint"><a href="{slug(g.name)}.html">Full report</a> · '
-            f'<a href="index.html">All games</a></p>')
+    """The printable one-page cheat sheet of game g (HTML)."""
+    lowest, columns, rows = _compact_rows(g)
+    earlier = bool((rows["earlier"] != "").any())
+    hooked = bool((rows["forbidden"] != "").any())
+    body = (f"<h1>{esc(g.title)} — cheat sheet: what to bid</h1>"
+            f'<div class="sheet">{_bids_table(g, lowest, columns, rows)}'
+            f"<div>{_points_table(g)}{_howto(g, earlier, hooked)}</div></div>"
+            f"{config_block(g)}")
     return html_page(f"{g.title} — cheat sheet", body, CHEAT_CSS)

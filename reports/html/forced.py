@@ -57,7 +57,7 @@ def _cell_cols(features: list[str], names: Sequence[str], dealer: bool) -> list[
          lambda x: fixed_decimals(x["diff"], 2)),
         ("95% CI ", "of the paired difference; covering 0 = too close to call",
          lambda x: interval_cell(x["diff_low"], x["diff_high"])),
-        ("cheat sheet", "what the printed sheet says (by the sum of earlier bids: '2; 4+: 1')",
+        ("full sheet", "what the full sheet says (by the sum of earlier bids: '2; 4+: 1')",
          lambda x: esc(str(x.get("text", ""))))]
     if dealer:
         cols.append(("if forbidden", "the best bid on the deals where the rules forbid the "

@@ -7,8 +7,10 @@ reports/build.py) into
     <name>.html                 a section per hand size: tables (n, CIs, thin rows marked) and
                                 charts (PNG embedded, SVG linked), every table also as CSV and
                                 Parquet
-    <name>-cheatsheet.html      best bid by the two hand features for each hand size, one
-                                printed page
+    <name>-cheatsheet.html      the compact sheet: the bid by points for every hand size
+                                and seat, one printed A4 page
+    <name>-fullsheet.html       every cell of the forced-bid cheat sheet (a web page, not
+                                for print)
     <name>-balance.html         whole games (reports.html.balance), when the game has them
     <name>/h<size>/*.{png,svg,csv,parquet}, <name>/balance/*
 
@@ -38,6 +40,7 @@ from reports.html.balance import balance_page
 from reports.html.cheatsheet import cheatsheet_page
 from reports.html.config import config_block
 from reports.html.forced import TOO_CLOSE, class_section, fields_section
+from reports.html.fullsheet import fullsheet_page
 from reports.html.page import (
     Col,
     Row,
@@ -105,6 +108,7 @@ def _build_into(games: list[GameReport], root: Path) -> None:
     for g in games:
         _write_text(root / f"{slug(g.name)}.html", _game_page(g, root))
         _write_text(root / f"{slug(g.name)}-cheatsheet.html", cheatsheet_page(g))
+        _write_text(root / f"{slug(g.name)}-fullsheet.html", fullsheet_page(g))
         if g.balance is not None:
             _write_text(root / f"{slug(g.name)}-balance.html", balance_page(g, g.balance, root))
 
@@ -139,8 +143,12 @@ by seat, and by the sum of the bids made before the seat. The best bid is the be
 paired 95% interval of the best bid's lead over the runner-up covers 0, the cell is marked
 <span class="close">too close to call</span>: either bid is as good as the data can tell.
 The chart shows the expected score of every bid for the most frequent classes.</dd>
-<dt>Cheat sheet</dt><dd>The same cells on one printable page per game: "2/1" too close to
-call, "2; 4+: 1" bid 2, or 1 when the earlier bids sum to 4 or more, "?" thin.</dd>
+<dt>Cheat sheets</dt><dd>The <em>printable cheat sheet</em> is one A4 page per game: for
+every hand size and seat, the points from which each bid starts (points only, rising with
+the points), a shift by the sum of the earlier bids ("7+ −1": one less when they sum to 7 or
+more) and what to bid when the rules forbid that bid, fitted to the best total score over the
+same forced deals. The <em>full sheet</em> keeps every cell above on one web page: "2/1" too
+close to call, "2; 4+: 1" bid 2, or 1 when the earlier bids sum to 4 or more, "?" thin.</dd>
 <dt>Bid odds for example hands</dt><dd>A weak, a typical and a strong hand (by the sum of
 their card values) replayed with every bid on the same deals (common random numbers):
 P(making the bid exactly) and the expected score with 95% intervals, and each bid's paired
@@ -184,7 +192,8 @@ def _index_page(games: list[GameReport]) -> str:
             f'<p>{esc(g.summary)}</p>'
             f'<p><a href="{s}.html">Full report</a> · '
             + (f'<a href="{s}-balance.html">Balance</a> · ' if g.balance is not None else "")
-            + f'<a href="{s}-cheatsheet.html">Printable cheat sheet</a></p>'
+            + f'<a href="{s}-cheatsheet.html">Printable cheat sheet</a> · '
+            f'<a href="{s}-fullsheet.html">Full sheet</a></p>'
             f'<p class="note">Hand sizes: {sizes or "none"}</p>'
             f'<dl class="note"><dt>variant</dt><dd><code>{esc(g.canonical)}</code></dd>'
             f'<dt>policies</dt><dd>play <b>{esc(play[0])}</b>, bid <b>{esc(bid[0])}</b>; '
@@ -441,6 +450,7 @@ def _game_page(g: GameReport, root: Path) -> str:
             + (f'<p><a href="{s}-balance.html">Balance: whole games</a> · '
                if g.balance is not None else "<p>")
             + f'<a href="{s}-cheatsheet.html">Printable cheat sheet</a> · '
+            f'<a href="{s}-fullsheet.html">Full sheet</a> · '
             f'<a href="index.html#how-to-read">How to read the figures</a></p>'
             f"{config_block(g, extra)}<nav class=\"sizes\">Hand sizes: {nav}</nav>"
             + "".join(_size_section(g, r, root) for r in g.sizes))
