@@ -1,14 +1,16 @@
 """How well the forced-bid cheat sheet answers held-out hands, per game at a chosen hand size.
 
     python scripts/sheet_accuracy.py [--deals 200000] [--hands 120] [--deals-per-hand 4000]
-                                     [--old] [GAME:SIZE ...]
+                                     [--old] [--compact] [GAME:SIZE ...]
 
 For each game and size: build the cheat sheet from forced runs of every seat (`--deals`
 deals per seat, seed 0), then score it on `--hands` held-out hands (seat by seat in turn)
 against each hand's own forced-bid best (simulate.hands.sheet_check): the share of hands
 where the sheet's bid agrees (the best, a tie for that hand, or named as too close to call
 by the cell), the share where it is not the hand's best, and the average cost in points per
-hand with its 95% interval. `--old` also scores the old sheet (the counterfactual class table
+hand with its 95% interval. `--compact` also scores the compact (printable) sheet fitted on
+the same forced runs (simulate.hands.compact_sheet: the bid by points, a shift by the sum of
+earlier bids, a rule for a forbidden bid). `--old` also scores the old sheet (the counterfactual class table
 the report printed before forced bids) on the same hands and deals. `--deals-per-hand`
 counts the deals accepted per hand (matching its trump and sum of earlier bids), at least
 1,000. The old sheet has no bids for a contract game (Hasenpfeffer): "no cell". Prints one line per game and a
@@ -26,6 +28,7 @@ import pandas as pd
 
 import simulate as sim
 from reports.analysis.tables import expected_tricks_table
+from simulate.hands.compact_sheet import compact_lookup, compact_sheet
 from simulate.hands.forced import forced_run
 from simulate.hands.sheet import SheetAnswer, cheat_sheet, sheet_lookup
 from simulate.hands.sheet_check import check_sheets
@@ -54,7 +57,8 @@ def old_sheet(v: sim.Variant, h: int, hands: int, seed: int
             return None
         legal = v.legal_bids(h, _bids_summing(prev or 0, seat, h)) if seat else None
         if legal is not None and b not in legal:
-            b = min(legal, key=lambda x: abs(x - b))
+            wanted: int = b
+            b = min(legal, key=lambda x: abs(x - wanted))
         return SheetAnswer(b, -1)
 
     return bid_for
@@ -77,7 +81,9 @@ def main() -> None:
     ap.add_argument("--hands", type=int, default=120)
     ap.add_argument("--deals-per-hand", type=int, default=4_000,
                     help="accepted deals per held-out hand (at least 1,000)")
-    ap.add_argument("--old", action="store_true")
+    ap.add_argument("--old", action="store_true", help="also score the old sheet")
+    ap.add_argument("--compact", action="store_true",
+                    help="also score the compact (printable) sheet")
     ap.add_argument("--csv", default=None)
     args = ap.parse_args()
     lines, frames = [], []
@@ -89,6 +95,8 @@ def main() -> None:
         sheet = cheat_sheet(runs, v)
         built = time.time() - t0
         sheets = {"new": sheet_lookup(sheet, v)}
+        if args.compact:
+            sheets["compact"] = compact_lookup(compact_sheet(runs, v), v)
         if args.old:
             sheets["old"] = old_sheet(v, h, 1_000_000, 0)
         checks = check_sheets(v, h, sheets, hands=args.hands,
