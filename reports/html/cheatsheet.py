@@ -25,6 +25,8 @@ h1 { font-size: 1.3rem; margin: .2rem 0; }
 .sheet { display: grid; grid-template-columns: auto auto; justify-content: start;
          gap: .6rem 1.2rem; align-items: start; }
 .sheet h2 { font-size: .95rem; margin: 0 0 .2rem; border: 0; padding: 0; }
+.sheet > .lines, .sheet > .side { width: min-content; }  /* text wraps to the tables */
+.sheet > .side { min-width: 26rem; }
 table.bids, table.points { border-collapse: collapse; font-variant-numeric: tabular-nums;
                            font-size: 12px; }
 table.bids th, table.bids td, table.points th, table.points td {
@@ -47,6 +49,7 @@ table.points td:first-child { text-align: left; }
   main { padding: 0; max-width: none; }
   h1 { font-size: 11px; margin: 0 0 2px; }
   .sheet { gap: 2px 10px; }
+  .sheet > .side { min-width: 95mm; }
   .sheet h2 { font-size: 8.5px; margin: 0 0 1px; }
   table.bids { font-size: 7.5px; line-height: 1.15; }
   table.points { font-size: 7px; line-height: 1.15; }
@@ -98,7 +101,7 @@ def _bids_table(g: GameReport, lowest: int, columns: list[int], rows: pd.DataFra
                         + (f'<td class="rule">{esc(str(rec["forbidden"]))}</td>' if hooked
                            else "") + "</tr>")
     what = "contract by points" if names else "bid by points"
-    return (f"<div><h2>The {what}: bid the highest "
+    return (f'<div class="lines"><h2>The {what}: bid the highest '
             f"{'contract' if names else 'bid'} whose number your points reach "
             f"(else {esc(bid_text(lowest, names))})</h2>"
             f'<table class="bids"><thead>{head}</thead><tbody>{"".join(body)}</tbody>'
@@ -170,6 +173,6 @@ def cheatsheet_page(g: GameReport) -> str:
     hooked = bool((rows["forbidden"] != "").any())
     body = (f"<h1>{esc(g.title)} — cheat sheet: what to bid</h1>"
             f'<div class="sheet">{_bids_table(g, lowest, columns, rows)}'
-            f"<div>{_points_table(g)}{_howto(g, earlier, hooked)}</div></div>"
+            f'<div class="side">{_points_table(g)}{_howto(g, earlier, hooked)}</div></div>'
             f"{config_block(g)}")
     return html_page(f"{g.title} — cheat sheet", body, CHEAT_CSS)
