@@ -23,6 +23,7 @@ from simulate.hands.compact_sheet import (
     SHIFTS,
     allowed_bids,
     compact_bid,
+    compact_lookup,
     compact_sheet,
     fit_line,
     monotone_fit,
@@ -148,24 +149,22 @@ def test_dealer_never_gets_a_forbidden_bid(oh_hell: tuple[sim.Variant, int, list
     v, h, runs, sheet = oh_hell
     dealer = runs[-1]
     assert dealer.constrained and int(sheet.iloc[-1]["fallback"]) != 0
+    lowest, columns = bid_columns({h: sheet})
+    row = threshold_rows({h: sheet}, columns).iloc[-1]
+    masks, trumps = dealer.masks[:60], dealer.trumps[:60]
+    points = hand_points(v, h, masks, trumps)
+    bid_for = compact_lookup(sheet, v)
     hit_hook = 0
     for p in range(len(dealer.earlier) * h + 1):
         legal = legal_after(v, h, dealer, p)
         assert allowed_bids(v, h, dealer.seat, p, True) == legal
-        for mask, trump in zip(dealer.masks[:60], dealer.trumps[:60], strict=True):
-            answer = compact_bid(sheet, v, int(mask), int(trump), dealer.seat, p)
+        for mask, trump, pts in zip(masks, trumps, points, strict=True):
+            answer = bid_for(int(mask), int(trump), dealer.seat, p)
             assert answer is not None and answer.bid in legal, (p, answer)
-            hit_hook += answer.bid != _unhooked(sheet, v, h, int(mask), int(trump), p)
+            # the bid read off the printed row before the rule for a forbidden bid
+            unhooked = min(max(printed_bid(row, columns, float(pts), p, lowest), 0), h)
+            hit_hook += answer.bid != unhooked
     assert hit_hook > 0                  # the hook rule was needed somewhere
-
-
-def _unhooked(sheet: pd.DataFrame, v: sim.Variant, h: int, mask: int, trump: int,
-              p: int) -> int:
-    """The dealer's bid read off the printed row, before the rule for a forbidden bid."""
-    lowest, columns = bid_columns({h: sheet})
-    row = threshold_rows({h: sheet}, columns).iloc[-1]
-    pts = float(hand_points(v, h, np.array([mask], np.uint64), np.array([trump]))[0])
-    return min(max(printed_bid(row, columns, pts, p, lowest), 0), h)
 
 
 def test_hand_made_sheet_hook_rule() -> None:
@@ -191,6 +190,7 @@ def test_lookup_agrees_with_the_printed_rows(oh_hell: tuple[sim.Variant, int,
     lowest, columns = bid_columns({h: sheet})
     rows = threshold_rows({h: sheet}, columns)
     assert len(rows) == v.players
+    bid_for = compact_lookup(sheet, v)
     checked = 0
     for run, row in zip(runs, rows.to_dict("records"), strict=True):
         pts = hand_points(v, h, run.masks[:150], run.trumps[:150])
@@ -201,7 +201,10 @@ def test_lookup_agrees_with_the_printed_rows(oh_hell: tuple[sim.Variant, int,
                 if want not in legal:                       # the printed forbidden rule
                     d = -1 if row["forbidden"] == "1 less" else 1
                     want = want + d if want + d in legal else want - d
-                got = compact_bid(sheet, v, int(run.masks[j]), int(run.trumps[j]), run.seat, p)
+                got = bid_for(int(run.masks[j]), int(run.trumps[j]), run.seat, p)
+                if j < 5:                                   # the one-call form agrees
+                    assert got == compact_bid(sheet, v, int(run.masks[j]), int(run.trumps[j]),
+                                              run.seat, p)
                 assert got is not None and got.bid == want, (run.seat, p, pts[j], row)
                 checked += 1
     assert checked > 1000
@@ -234,9 +237,14 @@ def _game(name: str) -> GameReport:
                       seed=0, hands_per_size=0, sizes=sizes)
 
 
-def printed(html_file: Path, chromium: str) -> tuple[int, str]:
-    """(pages, text) of html_file printed by headless Chromium (its own print CSS, A4
-    landscape): the page count from pdfinfo, the text from pdftotext."""
+SMALLEST_WORD = 5.5       # pt: a word box of the print CSS's smallest type (7px) is ~5.7 pt
+
+
+def printed(html_file: Path, chromium: str) -> tuple[int, str, float]:
+    """(pages, text, smallest word height in pt) of html_file printed by headless Chromium
+    (its own print CSS, A4 landscape): pages from pdfinfo, words from pdftotext. Chromium
+    shrinks a page too wide for the paper to fit it, so one page alone does not show that
+    the sheet fits at its own type size: the smallest word does."""
     pdf = html_file.with_suffix(".pdf")
     subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu",
                     "--no-pdf-header-footer", f"--print-to-pdf={pdf}", html_file.as_uri()],
@@ -247,7 +255,11 @@ def printed(html_file: Path, chromium: str) -> tuple[int, str]:
     assert match, info
     text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], check=True,
                           capture_output=True, text=True).stdout
-    return int(match.group(1)), text
+    boxes = subprocess.run(["pdftotext", "-bbox", str(pdf), "-"], check=True,
+                           capture_output=True, text=True).stdout
+    heights = [float(b) - float(a) for a, b in
+               re.findall(r'yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)"', boxes)]
+    return int(match.group(1)), text, min(heights)
 
 
 # one game with one hand size stays in the fast lane; every other shipped game is slow
@@ -267,8 +279,9 @@ def test_printed_sheet_is_one_page(name: str, tmp_path: Path) -> None:
     page.write_text(cheatsheet_page(g), encoding="utf-8")
     rows = sum(len(r.compact) for r in g.sizes if r.compact is not None)
     assert page.read_text().count("<tr") >= rows
-    pages, text = printed(page, chromium)
+    pages, text, smallest = printed(page, chromium)
     assert pages == 1
+    assert smallest >= SMALLEST_WORD, f"printed shrunk to fit: words {smallest:.2f} pt high"
     # nothing cut off at the page's edges: the last column of each block is on the page
     largest = max(r.hand_size for r in g.sizes)
     for needle in ("How to use it", "Points per card", "seed 0"):

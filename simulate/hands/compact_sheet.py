@@ -31,11 +31,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
 
-from simulate.hands.classes import hand_points
+from simulate.hands.classes import hand_points, point_table
 from simulate.hands.forced import ForcedRun, candidate_bids, earlier_seats
 from simulate.hands.sheet import SheetAnswer
 from simulate.rules.play import legal_bids
@@ -267,10 +268,12 @@ def parse_thresholds(text: str) -> list[tuple[int, int]]:
             (part.split(":") for part in str(text).split())]
 
 
-def parse_shifts(text: str) -> list[tuple[int, int, int]]:
+def parse_shifts(text: object) -> list[tuple[int, int, int]]:
     """(lo, hi, shift) bands of a `shifts` cell (hi -1: no upper end); [] when empty."""
-    out = []
-    for part in str(text or "").split():
+    out: list[tuple[int, int, int]] = []
+    if not isinstance(text, str):         # an empty cell read back from a CSV is NaN
+        return out
+    for part in text.split():
         span, s = part.split(":")
         lo, hi = span.split("-")
         out.append((int(lo), int(hi) if hi else -1, int(s)))
@@ -299,31 +302,37 @@ def compact_bid(sheet: pd.DataFrame, v: Variant, mask: int, trump: int, seat: in
     earlier bids summing to `prev` (None: it hears none): the threshold bid for the hand's
     points, shifted by the band of `prev`, kept within the candidates, and where the rules
     forbid it the nearest allowed bid in the fallback direction. None without a line."""
-    h = int(sheet.attrs["hand_size"])
-    rows = sheet[sheet["seat"] == seat]
-    if rows.empty:
-        return None
-    row = rows.iloc[0]
-    pts = hand_points(v, h, np.array([mask], np.uint64), np.array([trump], np.int64))[0]
-    ticks = int(np.rint(pts / TICK))
-    pairs = parse_thresholds(str(row["thresholds"]))
-    bid = pairs[0][0]
-    for b, t in pairs[1:]:
+    return compact_lookup(sheet, v)(mask, trump, seat, prev)
+
+
+class _SeatLine(NamedTuple):
+    """One row of the sheet, parsed once."""
+
+    thresholds: list[tuple[int, int]]
+    shifts: list[tuple[int, int, int]]
+    fallback: int
+    constrained: bool
+
+
+def _read_line(line: _SeatLine, v: Variant, h: int, seat: int, ticks: int, prev: int
+               ) -> int:
+    """The bid of one parsed line for a hand of `ticks` points after earlier bids `prev`."""
+    bid = line.thresholds[0][0]
+    for b, t in line.thresholds[1:]:
         if ticks >= t:
             bid = b
-    p = 0 if prev is None else int(prev)
-    for lo, hi, s in parse_shifts(str(row["shifts"])):
-        if lo <= p and (hi < 0 or p <= hi):
+    for lo, hi, s in line.shifts:
+        if lo <= prev and (hi < 0 or prev <= hi):
             bid += s
     bids = [int(b) for b in candidate_bids(v, h)]
     bid = min(max(bid, bids[0]), bids[-1])
-    allowed = allowed_bids(v, h, seat, p, bool(row["constrained"]))
+    allowed = allowed_bids(v, h, seat, prev, line.constrained)
     if bid not in allowed:
-        d = int(row["fallback"]) or -1
+        d = line.fallback or -1
         order = [bid + d * k for k in range(1, len(bids))] + \
                 [bid - d * k for k in range(1, len(bids))]
         bid = next((b for b in order if b in allowed), bid)
-    return SheetAnswer(bid, -1)
+    return bid
 
 
 def allowed_bids(v: Variant, hand_size: int, seat: int, prev: int, constrained: bool
@@ -344,9 +353,25 @@ def allowed_bids(v: Variant, hand_size: int, seat: int, prev: int, constrained: 
 
 def compact_lookup(sheet: pd.DataFrame, v: Variant
                    ) -> Callable[[int, int, int, int | None], SheetAnswer | None]:
-    """bid_for(mask, trump, seat, prev_sum): compact_bid on this sheet (the signature of
-    sheet.sheet_lookup, for sheet_check.check_sheets)."""
+    """bid_for(mask, trump, seat, prev_sum): the compact sheet's bid (see compact_bid), with
+    the signature of sheet.sheet_lookup for sheet_check.check_sheets; the sheet's rows and
+    the point table are read once."""
+    h = int(sheet.attrs["hand_size"])
+    lines = {int(r["seat"]): _SeatLine(parse_thresholds(str(r["thresholds"])),
+                                       parse_shifts(r["shifts"]),
+                                       int(r["fallback"]), bool(r["constrained"]))
+             for r in sheet.to_dict("records")}
+    points = point_table(v, h)
+    D = len(v.cards)
+
     def bid_for(mask: int, trump: int, seat: int, prev: int | None) -> SheetAnswer | None:
-        return compact_bid(sheet, v, mask, trump, seat, prev)
+        line = lines.get(seat)
+        if line is None:
+            return None
+        held = [c for c in range(D) if (int(mask) >> c) & 1]
+        # classes.hand_points for one hand: the sum of its cards' points
+        ticks = int(np.rint(float(points[trump, held].sum()) / TICK))
+        return SheetAnswer(_read_line(line, v, h, seat, ticks, 0 if prev is None else prev),
+                           -1)
 
     return bid_for
