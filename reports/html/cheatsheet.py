@@ -22,8 +22,7 @@ __all__ = ["cheatsheet_page", "CHEAT_CSS"]
 CHEAT_CSS = """
 main { max-width: 1500px; padding: .6rem 1rem; }
 h1 { font-size: 1.3rem; margin: .2rem 0; }
-.sheet { display: grid; grid-template-columns: auto auto; justify-content: start;
-         gap: .6rem 1.2rem; align-items: start; }
+.sheet { display: flex; flex-wrap: wrap; gap: .6rem 1.2rem; align-items: flex-start; }
 .sheet h2 { font-size: .95rem; margin: 0 0 .2rem; border: 0; padding: 0; }
 .sheet > .lines, .sheet > .side { width: min-content; }  /* text wraps to the tables */
 .sheet > .side { min-width: 26rem; }
@@ -48,7 +47,8 @@ table.points td:first-child { text-align: left; }
   body { background: #fff; font-size: 7.5px; line-height: 1.2; }
   main { padding: 0; max-width: none; }
   h1 { font-size: 11px; margin: 0 0 2px; }
-  .sheet { gap: 2px 10px; }
+  .sheet { display: grid; grid-template-columns: auto auto; justify-content: start;
+           gap: 2px 10px; }     /* side by side on the landscape page */
   .sheet > .side { min-width: 95mm; }
   .sheet h2 { font-size: 8.5px; margin: 0 0 1px; }
   table.bids { font-size: 7.5px; line-height: 1.15; }
