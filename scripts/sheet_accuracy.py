@@ -10,8 +10,10 @@ where the sheet's bid agrees (the best, a tie for that hand, or named as too clo
 by the cell), the share where it is not the hand's best, and the average cost in points per
 hand with its 95% interval. `--compact` also scores the compact (printable) sheet fitted on
 the same forced runs (simulate.hands.compact_sheet: the bid by points, a shift by the sum of
-earlier bids, a rule for a forbidden bid). `--old` also scores the old sheet (the counterfactual class table
-the report printed before forced bids) on the same hands and deals. `--deals-per-hand`
+earlier bids, a rule for a forbidden bid; in an auction its answer is how high to go, not
+the best contract to play, so it is not comparable there). `--old` also scores the old
+sheet (the counterfactual class table the report printed before forced bids) on the same
+hands and deals. `--deals-per-hand`
 counts the deals accepted per hand (matching its trump and sum of earlier bids), at least
 1,000. The old sheet has no bids for a contract game (Hasenpfeffer): "no cell". Prints one line per game and a
 Markdown table at the end; with `--csv F` the per-hand rows go to F.

@@ -112,6 +112,16 @@ def test_fit_line_fallback_direction() -> None:
     assert fit_line(s, t, None).direction == 1
 
 
+def test_fit_line_up_to_gives_the_highest_contract_worth_winning() -> None:
+    # contracts 1..3 score 3, 1, -2 in the low class and 4, 3, 1 in the high one: the best
+    # contract is the first in both; the highest still above 0 is the second and the third
+    s, t, _ = _deals({(0, 0): [3, 1, -2], (20, 0): [4, 3, 1]})
+    assert fit_line(s, t, None).base.tolist() == [0, 0]
+    line = fit_line(s, t, None, up_to=True)
+    assert line.base.tolist() == [1, 2]
+    assert line.total == pytest.approx(10 * 1 + 10 * 1)      # the limit contracts' scores
+
+
 @pytest.fixture(scope="module")
 def oh_hell() -> tuple[sim.Variant, int, list[ForcedRun], pd.DataFrame]:
     v = sim.load_variant("oh_hell")

@@ -237,7 +237,8 @@ def test_printable_cheat_sheet_page(games: list[GameReport], built: Path) -> Non
     assert f"<td>{html.escape(str(pts['card'].iloc[0]))}</td>" in cheat
     hp = (built / "hasenpfeffer-cheatsheet.html").read_text()
     names = games[1].sizes[0].bid_names
-    assert "how high to go, not when to pass" in hp and html.escape(names[-1]) in hp
+    assert "How high to go, by points: bid up to the highest contract" in hp
+    assert "bid up to it, no higher" in hp and html.escape(names[-1]) in hp
     assert "earlier bids sum" not in hp and "if forbidden" not in hp
 
 

@@ -100,10 +100,10 @@ def _bids_table(g: GameReport, lowest: int, columns: list[int], rows: pd.DataFra
                         + (f'<td class="rule">{esc(str(rec["earlier"]))}</td>' if earlier else "")
                         + (f'<td class="rule">{esc(str(rec["forbidden"]))}</td>' if hooked
                            else "") + "</tr>")
-    what = "contract by points" if names else "bid by points"
-    return (f'<div class="lines"><h2>The {what}: bid the highest '
-            f"{'contract' if names else 'bid'} whose number your points reach "
-            f"(else {esc(bid_text(lowest, names))})</h2>"
+    rule = ("How high to go, by points: bid up to the highest contract whose number your "
+            "points reach" if names else
+            "The bid by points: bid the highest bid whose number your points reach")
+    return (f'<div class="lines"><h2>{rule} (else {esc(bid_text(lowest, names))})</h2>'
             f'<table class="bids"><thead>{head}</thead><tbody>{"".join(body)}</tbody>'
             "</table></div>")
 
@@ -136,7 +136,7 @@ def _howto(g: GameReport, earlier: bool, hooked: bool) -> str:
         + (", and in no trump the number after the slash" if nt else "")
         + (" (count with the trump you would name)" if names else "") + ".",
         "<b>Find your row</b> (cards in hand, seat: 0 = the dealer's left, D = the dealer) "
-        "and bid the highest " + ("contract" if names else "bid")
+        + ("and bid up to the highest contract" if names else "and bid the highest bid")
         + " whose number your points reach. A blank: never."]
     if earlier:
         steps.append("<b>Earlier bids</b>: if the bids made before yours sum as the row "
@@ -148,12 +148,16 @@ def _howto(g: GameReport, earlier: bool, hooked: bool) -> str:
     notes = []
     if names:
         notes.append("An auction: each contract was played as if you had won the auction "
-                     "with it; the sheet says how high to go, not when to pass. Contracts: "
+                     "with it. The row gives how high to go: the highest contract that still "
+                     "scores above 0 on average when you win the auction with it (passing "
+                     "counted as 0); bid up to it, no higher. Contracts: "
                      + ", ".join(f"{esc(n)}" for n in names) + ".")
     if lower:
         notes.append("Lower totals win in this game: the bids minimise the expected score.")
+    kept = ("the highest contract worth winning kept" if names else
+            "the line with the best total score kept")
     notes.append(f"Every bid was played on the same {deals:,} deals per seat and hand size "
-                 f"and the line with the best total score kept (points only, rising with "
+                 f"and {kept} (points only, rising with "
                  f"the points); the other seats play <b>{esc(play[0])}</b> and bid "
                  f"<b>{esc(bid[0])}</b>. Variant <code>{esc(g.canonical)}</code>, seed "
                  f"{g.seed}.")

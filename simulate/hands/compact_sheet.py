@@ -23,8 +23,12 @@ until neither changes (a local optimum of the joint fit, never worse than no shi
 fallback direction is the better of the two.
 
 In an auction (Hasenpfeffer) the candidates are the contract steps, each played as if the
-seat had won the auction with it: the line names the contract worth playing by points (how
-high to go in the auction) and says nothing about when to pass. Bids are then step numbers.
+seat had won the auction with it. The lowest contract then always scores best (the makers
+score the tricks they take whatever they bid), so "the best contract" would print 1
+everywhere; the line instead gives how high to go: the highest contract that still scores
+above 0 on average when won (passing, which leaves the contract to another seat, taken as
+0), rising with the points (fit_line's up_to). Bids are then step numbers; the lookup's
+answer is that limit.
 """
 
 from __future__ import annotations
@@ -107,10 +111,15 @@ class Line:
 
 
 def fit_line(signed: np.ndarray, ticks: np.ndarray, prev: np.ndarray | None,
-             step_ticks: int = STEP_TICKS) -> Line:
+             step_ticks: int = STEP_TICKS, up_to: bool = False) -> Line:
     """Fit one seat's line on its forced deals: signed float[N, B] (the seat's score per
     candidate, larger better, NaN where the rules forbid it), ticks int[N] (the hand's points
-    in TICKs), prev int[N] (the sum of earlier bids, None where the seat hears none)."""
+    in TICKs), prev int[N] (the sum of earlier bids, None where the seat hears none).
+    up_to (an auction): the line gives the highest contract still worth winning the auction
+    with — the fit maximises, per class, the summed score of every contract up to the
+    line's, so it stops before the first contract that scores below 0 (passing, which lets
+    another seat make the contract, is taken as 0); `total` stays the score of the line's
+    own contract."""
     allowed = ~np.isnan(signed)
     cls_of = (np.asarray(ticks, np.int64) // step_ticks) * step_ticks
     edges, cls = np.unique(cls_of, return_inverse=True)
@@ -120,16 +129,19 @@ def fit_line(signed: np.ndarray, ticks: np.ndarray, prev: np.ndarray | None,
         sums, pos = np.unique(np.asarray(prev, np.int64), return_inverse=True)
     directions = (-1, 1) if not allowed.all() else (-1,)
     best: Line | None = None
+    best_objective = -np.inf
     for d in directions:
         value = np.take_along_axis(np.where(allowed, signed, 0.0), played_index(allowed, d),
                                    axis=1)
         cube = _class_sum_cube(value, cls, pos, len(edges), len(sums))
+        objective = np.cumsum(cube, axis=2) if up_to else cube
         median = int(np.searchsorted(sums, np.median(prev))) if prev is not None else 0
         for start in _starts(sums, prev, median):
-            base, shift, total = _alternate(cube, median, start)
-            line = Line(edges, base, sums, shift, d if not allowed.all() else 0, total)
-            if best is None or line.total > best.total + 1e-9:
-                best = line
+            base, shift, total = _alternate(objective, median, start)
+            if total > best_objective + 1e-9:
+                best_objective = total
+                best = Line(edges, base, sums, shift, d if not allowed.all() else 0,
+                            _line_total(cube, base, shift))
     assert best is not None
     return best
 
@@ -195,9 +207,13 @@ def _alternate(cube: np.ndarray, median: int, start: np.ndarray
         if np.array_equal(new, shift):
             break
         shift = new
-    target = np.clip(base[:, None] + shift[None, :], 0, B - 1)                  # [K, P]
-    total = float(np.take_along_axis(cube, target[:, :, None], axis=2).sum())
-    return base, shift, total
+    return base, shift, _line_total(cube, base, shift)
+
+
+def _line_total(cube: np.ndarray, base: np.ndarray, shift: np.ndarray) -> float:
+    """The cube's summed value of the line: class k at sum p takes base[k] + shift[p]."""
+    target = np.clip(base[:, None] + shift[None, :], 0, cube.shape[2] - 1)     # [K, P]
+    return float(np.take_along_axis(cube, target[:, :, None], axis=2).sum())
 
 
 # ----- the sheet as a table -----------------------------------------------------------------
@@ -215,7 +231,8 @@ def compact_sheet(runs: list[ForcedRun], v: Variant, step_ticks: int = STEP_TICK
     rows = []
     for run in sorted(runs, key=lambda r: r.seat):
         ticks = np.rint(hand_points(v, h, run.masks, run.trumps) / TICK).astype(np.int64)
-        line = fit_line(run.signed(), ticks, run.prev if run.earlier else None, step_ticks)
+        line = fit_line(run.signed(), ticks, run.prev if run.earlier else None, step_ticks,
+                        up_to=run.auction)
         sign = -1.0 if run.better_low else 1.0
         thresholds = _threshold_text(line, run.bids)
         shifts = _shift_text(line) if run.earlier else ""
