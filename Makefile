@@ -5,6 +5,7 @@
 #   make test       run the whole test suite (before a commit that touches the kernel,
 #                   the runner or the statistics)
 #   make test-fast  the quick lane for daily work: everything but the `slow` and `dist` tests
+#   make browser    headless Chromium and poppler for the printed-page tests (apt, as root)
 #   make report     simulate every game and write the HTML report (out/report/site)
 #   make bench      run the benchmarks (benchmarks/bench.py)
 #   make ab AB_BASE=<tree>  the benchmark for <tree> and this tree, interleaved in one run:
@@ -25,7 +26,7 @@ PYTEST_ARGS ?= -n 2
 REPORT_OUT ?= out/report
 MIN_PYTHON := 3.11
 
-.PHONY: help setup test test-fast report bench ab lint clean distclean
+.PHONY: help setup test test-fast browser report bench ab lint clean distclean
 
 help:
 	@sed -n '1,/^$$/p' $(firstword $(MAKEFILE_LIST)) | sed 's/^# \{0,1\}//'
@@ -50,11 +51,23 @@ $(STAMP): pyproject.toml Makefile
 	@touch $(STAMP)
 	@echo "$(VENV) is ready: $(BIN)/bidlab --help"
 
-test: setup
+test: setup browser
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 test-fast: setup
 	$(BIN)/python -m pytest $(PYTEST_ARGS) -m "not slow and not dist"
+
+# The printed cheat sheet is checked in headless Chromium (one page per game, pdfinfo and
+# pdftotext from poppler). Where make runs as root with apt-get (CI), install them when
+# missing; elsewhere, or if the install fails, those tests skip and say what they need.
+browser:
+	@if command -v chromium >/dev/null && command -v pdfinfo >/dev/null; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  echo "installing chromium and poppler-utils for the printed-page tests"; \
+	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	      chromium poppler-utils >/dev/null; } || \
+	  echo "make browser: could not install chromium/poppler-utils; the printed-page tests will skip" >&2; \
+	else echo "make browser: no chromium/pdfinfo (install chromium and poppler-utils); the printed-page tests will skip" >&2; fi
 
 # Until the report job exists this writes the full rules of every shipped game.
 # Later: replace the loop with `$(BIN)/bidlab report --out $(REPORT_OUT)`.
