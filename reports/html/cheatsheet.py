@@ -14,7 +14,7 @@ import pandas as pd
 from reports.analysis.compact import bid_columns, threshold_rows
 from reports.analysis.forced import bid_text, points_by_size
 from reports.html.config import config_block
-from reports.html.page import esc, html_page, slug
+from reports.html.page import esc, html_page, points_table, slug
 from reports.model import GameReport
 
 __all__ = ["cheatsheet_page", "CHEAT_CSS"]
@@ -114,13 +114,7 @@ def _points_table(g: GameReport) -> str:
     df = points_by_size(tables)
     if df.empty:
         return ""
-    head = "".join(f"<th>{esc(c)}</th>" for c in df.columns[1:])
-    rows = "".join(f"<tr><td>{esc(str(x['card']))}</td>"
-                   + "".join(f"<td>{esc(str(x[c]))}</td>" for c in df.columns[1:]) + "</tr>"
-                   for x in df.to_dict("records"))
-    return ("<div><h2>Points per card, by cards in hand</h2>"
-            f'<table class="points"><thead><tr><th>card</th>{head}</tr></thead>'
-            f"<tbody>{rows}</tbody></table></div>")
+    return f"<div><h2>Points per card, by cards in hand</h2>{points_table(df, 'card')}</div>"
 
 
 def _howto(g: GameReport, earlier: bool, hooked: bool) -> str:

@@ -18,7 +18,7 @@ from reports.analysis.forced import (
     sheet_grids,
 )
 from reports.html.config import config_block, policy_sentence
-from reports.html.page import esc, html_page, slug
+from reports.html.page import esc, html_page, points_table, slug
 from reports.model import GameReport, SizeReport
 from simulate.util.format import seat_label
 
@@ -117,14 +117,9 @@ def _points_block(g: GameReport) -> str:
     df = points_by_size(tables)
     if df.empty:
         return ""
-    head = "".join(f"<th>{esc(c)}</th>" for c in df.columns[1:])
-    rows = "".join(f"<tr><td>{esc(str(x['card']))}</td>"
-                   + "".join(f"<td>{esc(str(x[c]))}</td>" for c in df.columns[1:]) + "</tr>"
-                   for x in df.to_dict("records"))
     return (f'<div class="hsize"><h3>Point table: points per card, by hand size '
             f'<span class="note">("0.65/1" = 0.65 with a suit trump, 1 in no trump)</span></h3>'
-            f'<table class="points"><thead><tr><th>card ↓ / cards in hand →</th>{head}</tr>'
-            f"</thead><tbody>{rows}</tbody></table></div>")
+            f'{points_table(df, "card ↓ / cards in hand →")}</div>')
 
 
 def _howto(g: GameReport) -> str:

@@ -173,6 +173,17 @@ dl.help dd { margin-left: 1.2rem; }
 """
 
 
+def points_table(df: pd.DataFrame, corner: str) -> str:
+    """The point table (points_by_size: a `card` column, then one column per hand size) as
+    an HTML table of class "points"; `corner` is the top-left header cell's text."""
+    head = "".join(f"<th>{esc(str(c))}</th>" for c in df.columns[1:])
+    rows = "".join(f"<tr><td>{esc(str(x['card']))}</td>"
+                   + "".join(f"<td>{esc(str(x[c]))}</td>" for c in df.columns[1:]) + "</tr>"
+                   for x in df.to_dict("records"))
+    return (f'<table class="points"><thead><tr><th>{esc(corner)}</th>{head}</tr></thead>'
+            f"<tbody>{rows}</tbody></table>")
+
+
 def html_page(title: str, body: str, extra_css: str = "") -> str:
     """A whole HTML document: the shared header (a link to the index), CSS (plus extra_css)
     and body inside <main>."""

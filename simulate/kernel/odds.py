@@ -54,6 +54,24 @@ def _look(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, bid_pol, scr
                             sout, trace, hout, False)
 
 
+@kernel_jit(inline=True)
+def _deal_group(sout, trump, earlier, before, want_trump, ng):
+    """The deal's group once the earlier seats have bid and trump is known: the sum of the
+    earlier bids, capped at ng - 1 (0 when ng is 1); -1 when the deal fails a condition (an
+    earlier bid other than `before`, a trump other than want_trump)."""
+    for e in range(before.shape[0]):
+        if sout[earlier[e], S_BID] != before[e]:
+            return -1
+    if want_trump >= 0 and trump != want_trump:
+        return -1
+    if ng <= 1:
+        return 0
+    total = 0
+    for e in range(earlier.shape[0]):
+        total += sout[earlier[e], S_BID]
+    return min(total, ng - 1)
+
+
 @kernel_jit(nogil=True)
 def run_odds(P, tabs, seed, start, count, h, constrained, fixed, forced_trump, play_pol,
              bid_pol, scratch, seat, side, bids, active, earlier, before, want_trump, scores,
@@ -84,7 +102,6 @@ def run_odds(P, tabs, seed, start, count, h, constrained, fixed, forced_trump, p
     look = P[L.FORM] != L.FORM_AUCTION and (want_trump >= 0 or before.shape[0] > 0 or ng > 1)
     for j in range(count):
         seen[0] += 1
-        accepted = True
         g = -1
         for k in range(nb):
             scores[k] = np.nan
@@ -92,19 +109,9 @@ def run_odds(P, tabs, seed, start, count, h, constrained, fixed, forced_trump, p
             P[L.OVERRIDE_BID] = bids[0]
             trump = _look(P, tabs, seed, start + j, h, constrained, fixed, forced_trump, bid_pol,
                           scratch)
-            for e in range(before.shape[0]):
-                if sout[earlier[e], S_BID] != before[e]:
-                    accepted = False
-            if want_trump >= 0 and trump != want_trump:
-                accepted = False
-            if not accepted:
+            g = _deal_group(sout, trump, earlier, before, want_trump, ng)
+            if g < 0:
                 continue
-            g = 0
-            if ng > 1:
-                total = 0
-                for e in range(earlier.shape[0]):
-                    total += sout[earlier[e], S_BID]
-                g = min(total, ng - 1)
         for k in range(nb):
             if g >= 0:
                 if not active[g, k]:
@@ -122,19 +129,9 @@ def run_odds(P, tabs, seed, start, count, h, constrained, fixed, forced_trump, p
             if g < 0:
                 # the earlier seats bid, and the trump is named, before this seat bids, on
                 # the same random numbers for every candidate: one look decides the deal
-                for e in range(before.shape[0]):
-                    if sout[earlier[e], S_BID] != before[e]:
-                        accepted = False
-                if want_trump >= 0 and hout[H_TRUMP] != want_trump:
-                    accepted = False
-                if not accepted:
+                g = _deal_group(sout, hout[H_TRUMP], earlier, before, want_trump, ng)
+                if g < 0:
                     break
-                g = 0
-                if ng > 1:
-                    total = 0
-                    for e in range(earlier.shape[0]):
-                        total += sout[earlier[e], S_BID]
-                    g = min(total, ng - 1)
                 if not active[g, k]:
                     continue      # played for the look only
             if hout[H_OVERRIDDEN] != 1:
@@ -147,7 +144,7 @@ def run_odds(P, tabs, seed, start, count, h, constrained, fixed, forced_trump, p
             sums[g, k] += sc
             squares[g, k] += sc * sc
             scores[k] = sc
-        if not accepted or g < 0:
+        if g < 0:       # rejected, or no candidate tried
             continue
         seen[1] += 1
         seen[2 + g] += 1
