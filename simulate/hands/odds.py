@@ -31,14 +31,13 @@ import numpy as np
 import pandas as pd
 
 from simulate.errors import BidlabInputError
+from simulate.hands.forced import earlier_seats
 from simulate.hands.job import Job, make_job
-from simulate.kernel.odds import run_odds
+from simulate.hands.odds_pass import OddsSums, play_odds
 from simulate.rules.cards import TRUMP_NAMES
 from simulate.rules.variant import Variant
-from simulate.runner.backends import run_local
-from simulate.runner.plan import ChunkPlan
 from simulate.tables import policies
-from simulate.util.checks import check_seed, positive_int, worker_count
+from simulate.util.checks import check_seed, positive_int
 from simulate.util.stats import Z95, holm_z, two_sided_p
 
 # a bid stops racing when the best beats it by more than this many standard errors of the
@@ -47,7 +46,6 @@ Z_STOP = 3.2905267314918945
 MIN_PAIRED = 1_000
 # the racing stages: after 1/20 and 1/5 of the accepted deals (at least MIN_PAIRED), then all
 PILOT_ACCEPTED = MIN_PAIRED
-ODDS_CHUNK = 8192
 # dealing stops at MAX_DEALT_FACTOR * samples dealt (at least MAX_DEALT_FLOOR), and gives up
 # sooner when after GIVE_UP_FACTOR * samples dealt fewer than GIVE_UP_RATE of them matched
 MAX_DEALT_FACTOR, MAX_DEALT_FLOOR = 200, 2_000_000
@@ -56,47 +54,6 @@ GIVE_UP_FACTOR, GIVE_UP_RATE = 20, 0.01
 THIN = 5_000
 # a group of the dealer's table (one sum of earlier bids) shows with at least this many deals
 MIN_GROUP = 200
-
-
-class _Accumulators:
-    """Per-group, per-bid sums over deals, plus paired sums over the deals two bids share."""
-
-    def __init__(self, ng: int, nb: int, h: int) -> None:
-        self.counts = np.zeros((ng, nb, h + 1), np.int64)
-        self.sums = np.zeros((ng, nb), np.float64)
-        self.squares = np.zeros((ng, nb), np.float64)
-        self.npair = np.zeros((ng, nb, nb), np.int64)
-        self.dsum = np.zeros((ng, nb, nb), np.float64)
-        self.dsq = np.zeros((ng, nb, nb), np.float64)
-        self.seen = np.zeros(2 + ng, np.int64)
-
-    def parts(self) -> tuple[np.ndarray, ...]:
-        """The arrays in the kernel's argument order."""
-        return (self.counts, self.sums, self.squares, self.npair, self.dsum, self.dsq,
-                self.seen)
-
-    def add(self, other: _Accumulators) -> None:
-        """Add another chunk's sums into these."""
-        for total, piece in zip(self.parts(), other.parts(), strict=True):
-            total += piece
-
-    @property
-    def dealt(self) -> int:
-        return int(self.seen[0])
-
-    @property
-    def accepted(self) -> int:
-        return int(self.seen[1])
-
-    def paired(self, g: int, k: int, best: int) -> tuple[int, float, float]:
-        """(shared deals, mean of score_k - score_best, its standard error) in group g."""
-        a, b, sign = (k, best, 1.0) if k < best else (best, k, -1.0)
-        m = int(self.npair[g, a, b])
-        if m < 1:
-            return m, math.nan, math.nan
-        d = sign * float(self.dsum[g, a, b]) / m
-        sd = math.sqrt(max(float(self.dsq[g, a, b]) / m - d * d, 0.0))
-        return m, d, (sd / math.sqrt(m - 1) if m > 1 else math.nan)
 
 
 @dataclass
@@ -120,30 +77,12 @@ class _Query:
     warnings: list[str] = field(default_factory=list)
 
 
-def _play(q: _Query, active: np.ndarray, start: int, count: int, acc: _Accumulators,
+def _play(q: _Query, active: np.ndarray, start: int, count: int, acc: OddsSums,
           workers: int | None) -> None:
     """Play deals start..start+count-1 for the active bids, adding into acc (chunk order)."""
-    args = q.base.args()
-    # small batches are cut finer so every worker has work; sums of integer scores are
-    # exact, so the cut never changes a result
-    n_workers = worker_count(workers)
-    size = min(ODDS_CHUNK, max(1024, -(-count // (2 * n_workers))))
-    plan = [(start + a, c) for a, c in ChunkPlan(count, size)]
-    side_a = np.array(q.side, np.int64)
-    earlier_a = np.array(q.earlier, np.int64)
-    before_a = np.array(q.before, np.int64)
-    h = q.base.config.hand_size
-
-    def work(i: int) -> _Accumulators:
-        first, n = plan[i]
-        part = _Accumulators(q.groups, len(q.bids), h)
-        run_odds(args.P.copy(), args.tables, args.seed, first, n, args.hand_size, args.constrained,
-                 args.fixed, args.forced_trump, args.play_pol, args.bid_pol, q.base.scratch(),
-                 q.seat, side_a, q.bids, active, earlier_a, before_a, q.want_trump,
-                 np.zeros(len(q.bids)), *part.parts())
-        return part
-
-    run_local(len(plan), work, n_workers, reduce=acc.add)
+    play_odds(q.base, q.seat, np.array(q.side, np.int64), q.bids, active,
+              np.array(q.earlier, np.int64), np.array(q.before, np.int64), q.want_trump,
+              start, count, acc, workers)
 
 
 def _stages(samples: int) -> list[int]:
@@ -159,7 +98,7 @@ def _mean_ci(total: float, square: float, n: int) -> tuple[float, float]:
     return mean, (Z95 * sd / math.sqrt(n - 1) if n > 1 else math.nan)
 
 
-def _best(acc: _Accumulators, g: int, better_low: bool) -> int:
+def _best(acc: OddsSums, g: int, better_low: bool) -> int:
     """The bid with the best mean in group g (-1: none played)."""
     n = acc.counts[g].sum(axis=1)
     if not (n > 0).any():
@@ -168,7 +107,7 @@ def _best(acc: _Accumulators, g: int, better_low: bool) -> int:
     return int(np.nanargmin(means) if better_low else np.nanargmax(means))
 
 
-def _contenders(acc: _Accumulators, better_low: bool, min_paired: int) -> np.ndarray:
+def _contenders(acc: OddsSums, better_low: bool, min_paired: int) -> np.ndarray:
     """active[g, k] for the next stage: per group the best so far, and every bid whose
     paired difference from it is not clearly worse or rests on fewer than min_paired
     shared deals. A bid never allowed in a group whose best has min_paired deals is dropped
@@ -194,12 +133,12 @@ def _contenders(acc: _Accumulators, better_low: bool, min_paired: int) -> np.nda
 
 
 def _deal(q: _Query, samples: int, exhaustive: bool,
-          workers: int | None) -> tuple[_Accumulators, np.ndarray, str]:
+          workers: int | None) -> tuple[OddsSums, np.ndarray, str]:
     """Deal until `samples` deals are accepted (or the caps: see MAX_DEALT_FACTOR,
     GIVE_UP_FACTOR), racing the bids at each stage. Returns the sums, the bids active at
     the end by group, and why dealing stopped short of `samples` ("" when it did not)."""
     h = q.base.config.hand_size
-    acc = _Accumulators(q.groups, len(q.bids), h)
+    acc = OddsSums(q.groups, len(q.bids), h)
     active = np.ones((q.groups, len(q.bids)), np.bool_)
     cap = max(MAX_DEALT_FACTOR * samples, MAX_DEALT_FLOOR)
     give_up = GIVE_UP_FACTOR * samples
@@ -236,7 +175,7 @@ def _deal(q: _Query, samples: int, exhaustive: bool,
 
 
 def _parse_bids_before(v: Variant, seat: int, bids_before: Any, hand_size: int) -> list[int]:
-    earlier = _earlier_seats(v, seat)
+    earlier = list(earlier_seats(v, seat))
     if bids_before is None:
         return []
     if isinstance(bids_before, str):
@@ -266,15 +205,6 @@ def _parse_bids_before(v: Variant, seat: int, bids_before: Any, hand_size: int) 
 
 def _first_bidder(v: Variant) -> int:
     return v.seat_of_offset(int(v.rule("bidding.first", 1)))
-
-
-def _earlier_seats(v: Variant, seat: int) -> list[int]:
-    """The seats that bid before `seat` (none when bids are simultaneous)."""
-    if v.bidding_form != "sequential":
-        return []
-    first = _first_bidder(v)
-    order = [(first + j) % v.players for j in range(v.players)]
-    return order[:order.index(seat)]
 
 
 def _trump_plan(v: Variant, seat: int, trump: str | None,
@@ -353,7 +283,7 @@ def _query(v: Variant, hand: str | Sequence[str], seat: int, trump: str | None, 
     before = _parse_bids_before(v, seat, bids_before, h)
     force, want, name, mode = _trump_plan(v, seat, trump, h)
     base = make_job(v, h, samples, seed, play, bid, force, {seat: hand}, round_index)
-    earlier = _earlier_seats(v, seat)
+    earlier = list(earlier_seats(v, seat))
     last = v.bidding_form == "sequential" and len(earlier) == v.players - 1
     groups = h + 2 if (last and base.constrained and not before) else 1
     side = [s for s in range(v.players) if v.team_of(s) == v.team_of(seat)] if auction \
@@ -375,7 +305,7 @@ def _query(v: Variant, hand: str | Sequence[str], seat: int, trump: str | None, 
     return q, samples
 
 
-def _pair_columns(acc: _Accumulators, g: int, best: int, nb: int) -> list[dict[str, Any]]:
+def _pair_columns(acc: OddsSums, g: int, best: int, nb: int) -> list[dict[str, Any]]:
     """diff_to_best, diff_low, diff_high and tie for every bid of group g, the intervals
     Holm-corrected over the bids compared with the best (95% family-wise)."""
     stats = []
@@ -405,7 +335,7 @@ def _pair_columns(acc: _Accumulators, g: int, best: int, nb: int) -> list[dict[s
     return out
 
 
-def _rows(q: _Query, acc: _Accumulators, active: np.ndarray) -> list[dict[str, Any]]:
+def _rows(q: _Query, acc: OddsSums, active: np.ndarray) -> list[dict[str, Any]]:
     v, h = q.v, q.base.config.hand_size
     auction = v.bidding_form == "auction"
     nb = len(q.bids)

@@ -33,14 +33,11 @@ import numpy as np
 import pandas as pd
 
 from simulate.hands.forced import ForcedRun, candidate_bids, earlier_seats, forced_run
-from simulate.hands.job import Job, make_job
+from simulate.hands.job import make_job
+from simulate.hands.odds_pass import OddsSums, play_odds
 from simulate.hands.sheet import SheetAnswer
-from simulate.kernel.odds import run_odds
 from simulate.rules.cards import TRUMP_NAMES
 from simulate.rules.variant import Variant
-from simulate.runner.backends import run_local
-from simulate.runner.plan import ChunkPlan
-from simulate.util.checks import worker_count
 from simulate.util.stats import Z95
 
 
@@ -70,25 +67,24 @@ class SheetCheck:
 
 MIN_ACCEPTED = 1_000      # matching deals a hand needs before it can be judged a tie
 MAX_FACTOR = 400          # dealing stops at this many times deals_per_hand dealt
-CHUNK = 4096
 
 SheetFor = Callable[[int, int, int, int | None], SheetAnswer | None]
 
 
 @dataclass(frozen=True)
 class HandOdds:
-    """Every candidate bid of one fixed hand on the accepted deals (signed: larger is
-    better): deals n[k] where bid k was allowed, score sums[k], and for bids a < b the
-    shared deals npair[a, b] and the sums of signed score_a - score_b and its square."""
+    """Every candidate bid of one fixed hand on the accepted deals, signed so that larger is
+    better: deals n[k] where bid k was allowed and its score sums[k]; the paired sums stay
+    in `pairs` (group `group` of the one-pass sums)."""
 
     bids: np.ndarray
     n: np.ndarray
     sums: np.ndarray
-    npair: np.ndarray
-    dsum: np.ndarray
-    dsq: np.ndarray
     accepted: int
     dealt: int
+    pairs: OddsSums
+    group: int
+    sign: float
 
     def means(self) -> np.ndarray:
         """E[signed score | bid] (NaN where never allowed)."""
@@ -102,15 +98,8 @@ class HandOdds:
 
     def paired(self, a: int, b: int) -> tuple[int, float, float]:
         """(shared deals, mean of signed score_a - score_b, its standard error)."""
-        if a == b:
-            return int(self.n[a]), 0.0, 0.0
-        lo, hi, sign = (a, b, 1.0) if a < b else (b, a, -1.0)
-        m = int(self.npair[lo, hi])
-        if m < 1:
-            return m, math.nan, math.nan
-        d = float(self.dsum[lo, hi]) / m
-        sd = math.sqrt(max(float(self.dsq[lo, hi]) / m - d * d, 0.0))
-        return m, sign * d, (sd / math.sqrt(m - 1) if m > 1 else math.nan)
+        m, d, se = self.pairs.paired(self.group, a, b)
+        return m, self.sign * d, se
 
 
 def hand_odds(v: Variant, hand_size: int, seat: int, cards: str, trump: int, prev: int | None,
@@ -136,62 +125,18 @@ def hand_odds(v: Variant, hand_size: int, seat: int, cards: str, trump: int, pre
     active[g] = True
     side = np.array([s for s in range(v.players) if v.team_of(s) == v.team_of(seat)]
                     if auction else [seat], np.int64)
-    nb, h = len(bids), hand_size
-    total = _Sums(groups, nb, h)
-    n_workers = worker_count(workers)
+    total = OddsSums(groups, len(bids), hand_size)
     cap = MAX_FACTOR * want
+    no_bids = np.zeros(0, np.int64)
     while total.seen[2 + g] < want and total.seen[0] < cap:
         dealt, got = int(total.seen[0]), int(total.seen[2 + g])
         batch = want if dealt == 0 else (dealt if got == 0 else
                                          math.ceil((want - got) * dealt / got * 1.1) + 64)
-        batch = min(batch, cap - dealt)
-        _play(base, seat, side, bids, active, earlier, want_trump, dealt, batch, total,
-              n_workers)
+        play_odds(base, seat, side, bids, active, earlier, no_bids, want_trump, dealt,
+                  min(batch, cap - dealt), total, workers)
     sign = -1.0 if v.rule("end.better", "higher") == "lower" else 1.0
-    n = total.counts[g].sum(axis=1)
-    return HandOdds(bids, n, sign * total.sums[g], total.npair[g], sign * total.dsum[g],
-                    total.dsq[g], int(total.seen[2 + g]), int(total.seen[0]))
-
-
-class _Sums:
-    """run_odds's outputs for G groups and B bids."""
-
-    def __init__(self, groups: int, nb: int, h: int) -> None:
-        self.counts = np.zeros((groups, nb, h + 1), np.int64)
-        self.sums = np.zeros((groups, nb))
-        self.squares = np.zeros((groups, nb))
-        self.npair = np.zeros((groups, nb, nb), np.int64)
-        self.dsum = np.zeros((groups, nb, nb))
-        self.dsq = np.zeros((groups, nb, nb))
-        self.seen = np.zeros(2 + groups, np.int64)
-
-    def parts(self) -> tuple[np.ndarray, ...]:
-        return (self.counts, self.sums, self.squares, self.npair, self.dsum, self.dsq,
-                self.seen)
-
-    def add(self, other: _Sums) -> None:
-        for a, b in zip(self.parts(), other.parts(), strict=True):
-            a += b
-
-
-def _play(base: Job, seat: int, side: np.ndarray, bids: np.ndarray, active: np.ndarray,
-          earlier: np.ndarray, want_trump: int, start: int, count: int, total: _Sums,
-          workers: int) -> None:
-    """Deals start..start+count-1 through run_odds, summed into `total` (chunk order)."""
-    args = base.args()
-    plan = [(start + a, c) for a, c in ChunkPlan(count, min(CHUNK, max(256, count // workers)))]
-    none = np.zeros(0, np.int64)
-
-    def work(i: int) -> _Sums:
-        first, n = plan[i]
-        part = _Sums(active.shape[0], len(bids), args.hand_size)
-        run_odds(args.P.copy(), args.tables, args.seed, first, n, args.hand_size,
-                 args.constrained, args.fixed, args.forced_trump, args.play_pol, args.bid_pol,
-                 base.scratch(), seat, side, bids, active, earlier, none, want_trump,
-                 np.zeros(len(bids)), *part.parts())
-        return part
-
-    run_local(len(plan), work, workers, reduce=total.add)
+    return HandOdds(bids, total.counts[g].sum(axis=1), sign * total.sums[g],
+                    int(total.seen[2 + g]), int(total.seen[0]), total, g, sign)
 
 
 def held_out(v: Variant, hand_size: int, seats: list[int], per_seat: int, seed: int,
