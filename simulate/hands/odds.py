@@ -23,7 +23,7 @@ the earlier bids, so the forbidden bid of each sum shows as a row of its own.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -77,12 +77,17 @@ class _Query:
     warnings: list[str] = field(default_factory=list)
 
 
+Progress = Callable[[int, int], None]
+
+
 def _play(q: _Query, active: np.ndarray, start: int, count: int, acc: OddsSums,
-          workers: int | None) -> None:
-    """Play deals start..start+count-1 for the active bids, adding into acc (chunk order)."""
+          workers: int | None, progress: Progress | None = None) -> None:
+    """Play deals start..start+count-1 for the active bids, adding into acc (chunk order);
+    progress(accepted, dealt) after each chunk."""
+    tick = None if progress is None else (lambda: progress(acc.accepted, acc.dealt))
     play_odds(q.base, q.seat, np.array(q.side, np.int64), q.bids, active,
               np.array(q.earlier, np.int64), np.array(q.before, np.int64), q.want_trump,
-              start, count, acc, workers)
+              start, count, acc, workers, tick)
 
 
 def _stages(samples: int) -> list[int]:
@@ -132,8 +137,8 @@ def _contenders(acc: OddsSums, better_low: bool, min_paired: int) -> np.ndarray:
     return keep
 
 
-def _deal(q: _Query, samples: int, exhaustive: bool,
-          workers: int | None) -> tuple[OddsSums, np.ndarray, str]:
+def _deal(q: _Query, samples: int, exhaustive: bool, workers: int | None,
+          progress: Progress | None = None) -> tuple[OddsSums, np.ndarray, str]:
     """Deal until `samples` deals are accepted (or the caps: see MAX_DEALT_FACTOR,
     GIVE_UP_FACTOR), racing the bids at each stage. Returns the sums, the bids active at
     the end by group, and why dealing stopped short of `samples` ("" when it did not)."""
@@ -168,7 +173,7 @@ def _deal(q: _Query, samples: int, exhaustive: bool,
             batch = min(batch, cap - dealt)
             if dealt < give_up:
                 batch = min(batch, give_up - dealt)  # look again at the give-up point
-            _play(q, active, dealt, batch, acc, workers)
+            _play(q, active, dealt, batch, acc, workers, progress)
         if short:
             break
     return acc, active, short
@@ -382,7 +387,8 @@ def _rows(q: _Query, acc: OddsSums, active: np.ndarray) -> list[dict[str, Any]]:
 def bid_odds(v: Variant, hand: str | Sequence[str], seat: int = 0, trump: str | None = None,
              bids_before: Any = None, samples: int = 100_000, seed: int = 0,
              play: str = "precision", bid: str = "table", round_index: int | None = None,
-             workers: int | None = None, exhaustive: bool = False) -> pd.DataFrame:
+             workers: int | None = None, exhaustive: bool = False,
+             progress: Progress | None = None) -> pd.DataFrame:
     """For every legal bid of `seat` holding `hand`: P(exactly that bid), expected score with
     a 95% CI, the trick distribution and the paired difference to the best bid; the best bid
     is marked. Seat 0 is the dealer's left, n-1 the dealer.
@@ -416,11 +422,13 @@ def bid_odds(v: Variant, hand: str | Sequence[str], seat: int = 0, trump: str | 
     MAX_DEALT_FACTOR times that, or at GIVE_UP_FACTOR times that when under GIVE_UP_RATE
     match. seed: the deals' seed. play, bid: the other players' policies. round_index: the
     round these hands stand for (default: the first of this size). workers: local threads
-    (default: every core)."""
+    (default: every core). progress: called as progress(accepted, dealt) after every chunk
+    of deals; an exception it raises stops the run there (a server so drops a query its
+    client abandoned)."""
     if not isinstance(exhaustive, bool):
         raise BidlabInputError(f"exhaustive must be true or false, got {exhaustive!r}")
     q, samples = _query(v, hand, seat, trump, bids_before, samples, seed, play, bid, round_index)
-    acc, active, short = _deal(q, samples, exhaustive, workers)
+    acc, active, short = _deal(q, samples, exhaustive, workers, progress)
     accepted, dealt = acc.accepted, acc.dealt
     if accepted == 0:
         if q.before:
@@ -466,18 +474,22 @@ def field_panel(v: Variant, hand: str | Sequence[str], seat: int = 0, trump: str
                 bids_before: Any = None, samples: int = 100_000, seed: int = 0,
                 play: str = "precision", fields: Sequence[str] = ("table", "heuristic", "greedy"),
                 round_index: int | None = None, workers: int | None = None,
-                exhaustive: bool = False) -> pd.DataFrame:
+                exhaustive: bool = False,
+                progress: Callable[[int, int, int], None] | None = None) -> pd.DataFrame:
     """The same bid_odds query (same seed, so the same deals) once per opponents' bid
     policy in `fields`. Columns: field, (bids_before_sum,) best_bid, expected_score, ci_low,
     ci_high, accepted, dealt. attrs: robust (the best bid is the same in every field, per
-    sum of earlier bids where the table is split), tables ({field: its bid_odds table})."""
+    sum of earlier bids where the table is split), tables ({field: its bid_odds table}).
+    progress: called as progress(field index, accepted, dealt) (see bid_odds)."""
     names = _check_fields(v, [fields] if isinstance(fields, str) else list(fields))
     rows = []
     tables = {}
-    for f in names:
+    for i, f in enumerate(names):
+        tick = None if progress is None else (
+            lambda a, d, i=i: progress(i, a, d))
         df = bid_odds(v, hand, seat=seat, trump=trump, bids_before=bids_before, samples=samples,
                       seed=seed, play=play, bid=f, round_index=round_index, workers=workers,
-                      exhaustive=exhaustive)
+                      exhaustive=exhaustive, progress=tick)
         tables[f] = df
         for r in df[df.best].to_dict("records"):
             row: dict[str, Any] = {"field": f}

@@ -11,6 +11,7 @@ the sums are of integer scores, so how deals are cut into chunks never changes a
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 
@@ -71,11 +72,13 @@ class OddsSums:
 
 def play_odds(base: Job, seat: int, side: np.ndarray, bids: np.ndarray, active: np.ndarray,
               earlier: np.ndarray, before: np.ndarray, want_trump: int, start: int, count: int,
-              acc: OddsSums, workers: int | None) -> None:
+              acc: OddsSums, workers: int | None,
+              tick: Callable[[], None] | None = None) -> None:
     """Play deals start..start+count-1 of `base`'s job, each once per active bid, adding into
     acc (chunk order). seat: whose bid is forced; side: the seats whose tricks count;
     active[g, k]: bid k is tried in group g; earlier, before, want_trump: the conditions
-    (see simulate.kernel.odds.run_odds)."""
+    (see simulate.kernel.odds.run_odds). tick(): called after each chunk is added into acc;
+    an exception it raises stops the run (chunks not started are dropped)."""
     args = base.args()
     # small batches are cut finer so every worker has work
     n_workers = worker_count(workers)
@@ -91,4 +94,5 @@ def play_odds(base: Job, seat: int, side: np.ndarray, bids: np.ndarray, active: 
                  np.zeros(len(bids)), *part.parts())
         return part
 
-    run_local(len(plan), work, n_workers, reduce=acc.add)
+    run_local(len(plan), work, n_workers, reduce=acc.add,
+              progress=None if tick is None else (lambda i: tick()))
