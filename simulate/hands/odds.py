@@ -310,6 +310,16 @@ def _query(v: Variant, hand: str | Sequence[str], seat: int, trump: str | None, 
     return q, samples
 
 
+def check_query(v: Variant, hand: str | Sequence[str], seat: int = 0, trump: str | None = None,
+                bids_before: Any = None, samples: int = 100_000, seed: int = 0,
+                play: str = "precision", bid: str = "table",
+                round_index: int | None = None) -> None:
+    """Raise the BidlabInputError bid_odds would raise for these arguments before it deals
+    (cards, seat, hand size, trump, earlier bids, samples, seed, policies), without dealing:
+    a server checks a query so before it queues it."""
+    _query(v, hand, seat, trump, bids_before, samples, seed, play, bid, round_index)
+
+
 def _pair_columns(acc: OddsSums, g: int, best: int, nb: int) -> list[dict[str, Any]]:
     """diff_to_best, diff_low, diff_high and tie for every bid of group g, the intervals
     Holm-corrected over the bids compared with the best (95% family-wise)."""
