@@ -97,9 +97,8 @@ def test_rules_hoffer_content() -> None:
     assert "always wins the trick" in text and "never wins a trick" in text
     # Spades trump: the Big Jack, then the Little Jack (J♣), then the Ace.
     spade_line = next(line for line in text.splitlines() if line.strip().startswith("♠ S trump"))
-    assert spade_line.split()[3:] == ["JS", "(right", "bower,", "Big", "Jack)", "JC", "(left",
-                                      "bower,", "Little", "Jack)", "AS", "KS", "QS", "10S",
-                                      "9S"]
+    assert spade_line.split()[3:] == ["JS", "(Big", "Jack)", "JC", "(Little", "Jack)", "AS",
+                                      "KS", "QS", "10S", "9S"]
     assert "Little Jack" in text
     # ♣ loses its jack when spades are trump.
     assert "♣ C          AC  KC  QC  10C  9C" in text

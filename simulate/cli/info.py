@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import click
 
-from simulate.cli.options import variant_options
-from simulate.rules.describe import describe_rules, describe_variants
+from simulate.cli.options import load_from_cli, variant_options
+from simulate.rules.describe import describe_diff, describe_rules, describe_variants
+from simulate.rules.load import inert_note
 from simulate.rules.variant import Variant
 
 
@@ -17,6 +18,17 @@ def variants() -> None:
 
 @click.command()
 @variant_options
-def rules(v: Variant) -> None:
-    """Print the complete rules of VARIANT as loaded (options applied)."""
-    click.echo(describe_rules(v))
+@click.option("--diff", "base", default=None, metavar="A",
+              help="Show only what VARIANT (with --players and --set) changes against A, a "
+                   "shipped name or a file (with the same --players): `bidlab rules --diff "
+                   "hoffer ./my_hoffer.toml`.")
+def rules(v: Variant, base: str | None) -> None:
+    """Print the complete rules of VARIANT as loaded (options applied), or with --diff A
+    what it changes against A. Warns about options that change nothing here."""
+    note = inert_note(v)
+    if note:
+        click.echo(note, err=True)
+    if base is None:
+        click.echo(describe_rules(v))
+        return
+    click.echo(describe_diff(load_from_cli(base, v.players), v))

@@ -6,6 +6,7 @@ Pure Python on top of simulate.rules: no click, no numba, so the rules text is q
 
 from __future__ import annotations
 
+import difflib
 import textwrap
 from collections import Counter
 
@@ -134,15 +135,23 @@ def _deck_lines(v: Variant) -> list[str]:
     return lines
 
 
+# what each game calls its bowers (the jack of trump, the jack of the same colour);
+# Euchre's names for every other game
+BOWER_NAMES = {"hoffer": ("Big Jack", "Little Jack")}
+EUCHRE_BOWERS = ("right bower", "left bower")
+
+
 def _card_note(v: Variant, t: int, index: int) -> str:
-    """Bowers: the jacks that rank at the top of trump (Hoffer's Big and Little Jack)."""
+    """Bowers: the jacks that rank at the top of trump, by the game's own names (Hoffer's
+    Big and Little Jack, Hasenpfeffer's right and left bower)."""
     card = v.cards.cards[index]
     if card.special or t == 4 or card.rank != 11 or v.eff_suit_table[t][index] != t:
         return ""
+    right, left = BOWER_NAMES.get(v.name, EUCHRE_BOWERS)
     trump_order = [str(x).upper() for x in (v.rule("ranking.trump") or [])]
     if card.suit == t:
-        return "right bower, Big Jack" if "RIGHT_BOWER" in trump_order else ""
-    return "left bower, Little Jack"
+        return right if "RIGHT_BOWER" in trump_order else ""
+    return left
 
 
 def _ranking_lines(v: Variant) -> list[str]:
@@ -194,9 +203,15 @@ def _deal_lines(v: Variant) -> list[str]:
     dealt = peak * n + widow
     text = f"  at the peak: {peak * n} cards to the players"
     text += f" + {widow} to the widow" if widow else ""
-    text += (f"; {len(v.deck) - dealt} of {len(v.deck)} stay undealt and unseen"
-             if dealt < len(v.deck) else f"; the whole deck of {len(v.deck)}")
-    lines.append(text)
+    left = len(v.deck) - dealt
+    if v.trump_chooser == "turn_up":
+        text += (f"; of the {left} left over, the top card is turned up for trump (seen by "
+                 f"all) and {left - 1} stay undealt and unseen" if left > 0 else
+                 f"; the whole deck of {len(v.deck)}, so no card is turned up (no trump)")
+    else:
+        text += (f"; {left} of {len(v.deck)} stay undealt and unseen" if left > 0
+                 else f"; the whole deck of {len(v.deck)}")
+    lines += _para(text.strip())
     if widow:
         discard = int(v.rule("deal.discard", 0) or 0)
         lines.append(f"  widow: {widow} face down; the maker adds it to their hand and discards "
@@ -405,4 +420,56 @@ def describe_variants(names: list[str] | None = None) -> str:
             if spec.help:
                 lines += _para(spec.help, margin=6, hang=0)
         lines.append("")
+    return "\n".join(lines)
+
+
+def _flat_rules(v: Variant) -> dict[str, str]:
+    """Every fact the diff compares, as `where` → text: options, deck, schedule, each rule
+    key, and each trump's ranking."""
+    out: dict[str, str] = {"players": str(v.players)}
+    for k, value in sorted(v.options.items()):
+        out[f"option {k}"] = v.option_specs[k].show(value)
+    out["deck"] = " ".join(v.deck)
+    out["hand sizes"] = " ".join(str(h) for h in v.schedule)
+    for section, keys in v.rules.items():
+        for key, value in keys.items():
+            out[f"[{section}] {key}"] = str(value)
+    return out
+
+
+def _count(card: str, k: int) -> str:
+    return f"{card} ×{k}" if k > 1 else card
+
+
+def describe_diff(a: Variant, b: Variant) -> str:
+    """What configuration b changes against a: every option, deck card, hand size and rule
+    key that differs (a's value → b's value), then the lines of the full rules text that
+    differ (`bidlab rules --diff A B`)."""
+    fa, fb = _flat_rules(a), _flat_rules(b)
+    lines = [f"A: {a.canonical}", f"B: {b.canonical}"]
+    changed = [k for k in dict.fromkeys([*fa, *fb]) if fa.get(k) != fb.get(k)]
+    if not changed:
+        lines.append("no difference: B plays by the same rules as A")
+        return "\n".join(lines)
+    lines.append("")
+    lines.append(f"What B changes ({len(changed)})")
+    indent = max(24, max(len(k) for k in changed) + 5)
+    for key in changed:
+        if key == "deck":
+            da, db = a.deck, b.deck
+            gone = [_count(c, da.count(c) - db.count(c)) for c in dict.fromkeys(da)
+                    if da.count(c) > db.count(c)]
+            new = [_count(c, db.count(c) - da.count(c)) for c in dict.fromkeys(db)
+                    if db.count(c) > da.count(c)]
+            text = (f"{len(da)} → {len(db)} cards" + (f"; adds {' '.join(new)}" if new else "")
+                    + (f"; removes {' '.join(gone)}" if gone else ""))
+            lines += _wrap("  deck", text, indent=indent)
+            continue
+        lines += _wrap(f"  {key}", f"{fa.get(key, '(none)')} → {fb.get(key, '(none)')}",
+                       indent=indent)
+    ta, tb = describe_rules(a).splitlines(), describe_rules(b).splitlines()
+    body = [line for line in difflib.unified_diff(ta, tb, "A", "B", n=0, lineterm="")
+            if not line.startswith(("---", "+++", "@@"))]
+    if body:
+        lines += ["", "The rules text, line by line (- A, + B)"] + [f"  {x}" for x in body]
     return "\n".join(lines)

@@ -10,6 +10,7 @@ BidlabInputError naming the file, key and value.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import hashlib
 import tomllib
 from collections.abc import Iterable, Mapping
@@ -20,12 +21,14 @@ from typing import Any
 from simulate.errors import BidlabInputError
 from simulate.rules import schema
 from simulate.rules.assemble import Identity, assemble_variant
+from simulate.rules.expr import compile_expression
 from simulate.rules.schema import input_error
 from simulate.rules.variant import Variant
 
 VARIANTS_DIR = Path(__file__).parent.parent / "variants"
 SHIPPED = ("hoffer", "horseshoes", "hyjack", "hasenpfeffer", "kings_and_fools", "oh_hell")
 RESERVED_OPTION_NAMES = ("n", "deck", "h", "bid", "took", "players", "mult")  # formula variables
+FORMULA_NAMES = ("deck", "h", "bid", "took")    # what a scoring formula sees besides n, options
 
 
 def shipped_variants() -> list[str]:
@@ -301,4 +304,85 @@ def _build(data: dict[str, Any], raw: bytes, label: str, path: Path, players: in
         player_range=(prange[0], prange[1]), usual_players=int(usual), options=opts,
         option_specs=specs, canonical=_canonical(name, raw, count, opts, specs),
         hand_classes=tuple(game.get("hand_classes", ["trumps", "top3"])), toml_bytes=raw)
-    return assemble_variant(who, rules, label)
+    v = assemble_variant(who, rules, label)
+    _check_formulas(v, data, label)
+    return v
+
+
+def _check_formulas(v: Variant, data: Mapping[str, Any], label: str) -> None:
+    """Every formula of the file (the `expr` keys, scoring), in force or in a [[when]]
+    patch this configuration does not apply, uses only names it will see (n, deck, h, bid,
+    took and the options): checked at load, so every command refuses a bad formula,
+    `bidlab rules` included, naming the file and the key."""
+    known = set(v.option_env) | set(FORMULA_NAMES)
+    found: list[tuple[str, Any]] = []
+    for section, keys in schema.SECTIONS.items():
+        for key, (kind, _, _) in keys.items():
+            if kind == "expr" and v.rules.get(section, {}).get(key) is not None:
+                found.append((f"[{section}] {key}", v.rules[section][key]))
+    for i, patch in enumerate(data.get("when", [])):
+        for dotted, value in ((patch.get("set") or {}) if isinstance(patch, dict) else {}).items():
+            section, _, key = str(dotted).partition(".")
+            if schema.SECTIONS.get(section, {}).get(key, ("",))[0] == "expr":
+                found.append((f"[[when]] #{i + 1} {dotted}", value))
+    for where, text in found:
+        try:
+            unknown = sorted(compile_expression(str(text))[1] - known)
+        except BidlabInputError as exc:
+            raise input_error(label, f"{where}: {exc}") from None
+        if unknown:
+            raise input_error(label, f"{where}: {str(text)!r} uses unknown name(s) "
+                                     f"{', '.join(unknown)}; known here: "
+                                     f"{', '.join(sorted(known))}")
+
+
+# ----- options that change nothing ---------------------------------------------------------
+
+_IDENTITY_FIELDS = {"options", "option_specs", "canonical", "toml_bytes"}
+
+
+def _rules_fingerprint(v: Variant) -> tuple[Any, ...]:
+    """Everything a Variant plays by, without what only names it (options, canonical)."""
+    out = []
+    for f in dataclasses.fields(v):
+        if f.name == "cards":
+            out.append(repr((v.cards.names, v.cards.cards)))
+        elif f.name not in _IDENTITY_FIELDS:
+            out.append(repr(getattr(v, f.name)))
+    return tuple(out)
+
+
+def inert_options(v: Variant) -> list[str]:
+    """The options set away from their default that change nothing in this configuration
+    (the rules come out identical with the default, and no scoring formula reads them),
+    e.g. Hoffer's two_player_max with four players. Empty for a variant without its file."""
+    if v.toml_bytes is None:
+        return []
+    names: set[str] = set()
+    for keys_section, keys in schema.SECTIONS.items():
+        for key, (kind, _, _) in keys.items():
+            text = v.rules.get(keys_section, {}).get(key)
+            if kind == "expr" and text is not None:
+                names |= compile_expression(str(text))[1]
+    mine = _rules_fingerprint(v)
+    out = []
+    for name, spec in v.option_specs.items():
+        if v.options[name] == spec.default or name in names:
+            continue
+        others = {**v.options, name: spec.default}
+        try:
+            w = variant_from_toml(v.toml_bytes, v.name, v.path, v.players, others)
+        except BidlabInputError:
+            continue      # the default is not even allowed here: the value does something
+        if _rules_fingerprint(w) == mine:
+            out.append(f"{name}={spec.show(v.options[name])}")
+    return out
+
+
+def inert_note(v: Variant) -> str | None:
+    """A warning line for inert_options, or None."""
+    inert = inert_options(v)
+    if not inert:
+        return None
+    return (f"warning: {', '.join(inert)} change{'s' if len(inert) == 1 else ''} nothing in "
+            f"{v.name} with {v.players} players (the rules are the same as with the default)")
