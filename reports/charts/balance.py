@@ -117,8 +117,8 @@ def accuracy_chart(accuracy: pd.DataFrame | None, stem: str | os.PathLike[str], 
 
 def difference_chart(paired: pd.DataFrame | None, stem: str | os.PathLike[str],
                      title: str) -> list[Path]:
-    """Paired differences B − A as a percentage of A, with 95% error bars; significant ones
-    in vermillion."""
+    """Paired differences B − A as a percentage of A, with raw 95% error bars; the ones
+    significant after Holm's correction (the frame's `significant`) in vermillion."""
     if not has_rows(paired):
         return []
     rows = paired[np.isfinite(paired.a) & (paired.a.abs() > 1e-9) &
@@ -140,7 +140,61 @@ def difference_chart(paired: pd.DataFrame | None, stem: str | os.PathLike[str],
     ax.scatter(rows.pct, y, c=colours, zorder=3, s=18)
     ax.axvline(0, color="#555555", linewidth=1)
     ax.set_yticks(y, rows.text.str.slice(0, 60))
-    ax.set_xlabel("change B − A, % of A (95% CI; vermillion: CI excludes 0)")
+    ax.set_xlabel("change B − A, % of A (95% CI; vermillion: Holm-corrected difference)")
     ax.grid(axis="x", alpha=0.3)
     ax.set_title(title)
+    return save(fig, stem)
+
+
+SWEEP_METRICS = ("win_share", "score", "exact", "made", "length", "margin", "spread",
+                 "skill")
+
+
+def sweep_chart(sweep: pd.DataFrame | None, stem: str | os.PathLike[str], option: str,
+                title: str = "") -> list[Path]:
+    """A sweep's paired differences by option value: one panel per measure (win share,
+    final score, exact bids by seat; game length, margin, spread, skill), B − A against the
+    value with raw 95% error bars, one line per seat; filled markers where the difference
+    is significant after Holm's correction. sweep: the frames of every B concatenated, a
+    `value` column naming the option value of each row."""
+    if not has_rows(sweep):
+        return []
+    base = sweep.metric.str.partition("[")[0]
+    keys = [k for k in SWEEP_METRICS if (base == k).any()]
+    if not keys:
+        return []
+    values = list(dict.fromkeys(sweep["value"]))
+    x = np.arange(len(values))
+    cols = min(3, len(keys))
+    rows_n = (len(keys) + cols - 1) // cols
+    fig, axes = plt.subplots(rows_n, cols, figsize=(4.2 * cols, 3.0 * rows_n), squeeze=False)
+    for ax, key in zip(axes.ravel(), keys, strict=False):
+        part = sweep[base == key]
+        for j, (label, line) in enumerate(part.groupby("label", sort=False)):
+            line = line.set_index("value").reindex(values)
+            seat = line.seat.dropna()
+            colour = seat_colour(int(seat.iloc[0])) if len(seat) else OKABE_ITO["blue"]
+            d = line["diff"].to_numpy(float)
+            err = np.nan_to_num(np.vstack([d - line.lo.to_numpy(float),
+                                           line.hi.to_numpy(float) - d]))
+            xs = x + (j - 0.5 * (part.label.nunique() - 1)) * 0.06
+            ax.errorbar(xs, d, yerr=err, color=colour, marker="", capsize=2, linewidth=1,
+                        label=str(label))
+            sig = line.significant.fillna(False).to_numpy(bool)
+            ax.scatter(xs[sig], d[sig], color=colour, s=22, zorder=3)
+            ax.scatter(xs[~sig], d[~sig], facecolor="white", edgecolor=colour, s=22, zorder=3)
+        ax.axhline(0, color="#555555", linewidth=0.8)
+        ax.set_xticks(x, [str(v) for v in values])
+        one = part.label.nunique() == 1
+        ax.set_title(str(part.label.iloc[0] if one else part.group.iloc[0])[:48], fontsize=9)
+        ax.grid(alpha=0.3)
+        if part.label.nunique() > 1:
+            ax.legend(frameon=False, fontsize=6)
+    for ax in axes.ravel()[len(keys):]:
+        ax.set_visible(False)
+    fig.supxlabel(option)
+    fig.supylabel("B − A (raw 95% CI; filled: Holm-significant)")
+    if title:
+        fig.suptitle(title[:110], fontsize=9)
+    fig.tight_layout()
     return save(fig, stem)

@@ -88,6 +88,15 @@ def _game_backend(workers: int | None, dask: str | None,
         backend.close()
 
 
+def _warn_inert(configs: Sequence[Variant]) -> None:
+    """Warn (stderr) about options that change nothing in a configuration."""
+    from simulate.rules.load import inert_note
+
+    for note in dict.fromkeys(inert_note(v) for v in configs):
+        if note:
+            click.echo(note, err=True)
+
+
 def _policy_list(text: str) -> str | list[str]:
     """--policies: one PLAY+BID for every seat, or a list of one per seat."""
     items = [t.strip() for t in text.split(",") if t.strip()]
@@ -125,6 +134,7 @@ def games(v: Variant, games: int, seed: int, policies: str | None, star_threshol
     from simulate.games.simulate import simulate_games
 
     check_out(out)
+    _warn_inert([v])
     pols = _policy_list(policies or "precision+table")
     strong, weak = _skill_pair(skill_policies or "precision+table,greedy+heuristic")
     show = show_progress(progress)
@@ -176,27 +186,34 @@ def _b_configs(variant: str, a: Variant, base_sets: tuple[str, ...], sets: tuple
 @click.option("--vs", "vs", default=None, metavar="VARIANT|FILE",
               help="B is this variant (a shipped name or a TOML file), with --set applied.")
 @click.option("--sweep", default=None, metavar="OPTION=V1,V2,...",
-              help="Compare A with one B per value.")
+              help="Compare A with one B per value (a summary table across the values).")
+@click.option("--plot", default=None, metavar="STEM",
+              help="With --sweep: also draw every measure's B − A by value with intervals "
+                   "to STEM.png and STEM.svg.")
 @click.option("--train", "train_tables", is_flag=True,
               help="Train the table bidder for every configuration that has no trained table "
                    "(saved in the user cache; 1-3 minutes each) and compare with "
                    "precision+table.")
 @game_policy_options
 def compare(variant: str, players: int | None, base_sets: tuple[str, ...],
-            sets: tuple[str, ...], vs: str | None, sweep: str | None, train_tables: bool,
+            sets: tuple[str, ...], vs: str | None, sweep: str | None, plot: str | None,
+            train_tables: bool,
             games: int, seed: int,
             policies: str | None, star_threshold: int, skill: bool,
             skill_policies: str | None, workers: int | None, dask: str | None,
             scheduler: str | None, out: str | None, progress: bool | None) -> None:
     """Play A (VARIANT with --base options) and B (A with --set, or --vs FILE, or each
     --sweep value) on the same deals; print every balance metric side by side with the
-    paired difference B − A and its 95% CI."""
+    paired difference B − A, its 95% CI, the variance reduction the pairing gave, and
+    marks corrected for multiple comparisons (Holm)."""
     import pandas as pd
 
     from simulate.games.compare import compare_games, untrained_note
-    from simulate.games.metrics import format_paired
 
     check_out(out)
+    if plot and sweep is None:
+        raise BidlabInputError("--plot draws a sweep's measures by value; give --sweep "
+                               "OPTION=V1,V2,... with it")
     if not sets and vs is None and sweep is None:
         raise BidlabInputError("compare: nothing to compare; give --set OPTION=VALUE, "
                                "--vs VARIANT|FILE or --sweep OPTION=V1,V2,...")
@@ -207,6 +224,7 @@ def compare(variant: str, players: int | None, base_sets: tuple[str, ...],
     configs = _b_configs(variant, a, base_sets, sets, vs, sweep)
     if train_tables:
         _train_missing([a] + [b for _, b in configs])
+    _warn_inert([a] + [b for _, b in configs])
     note = untrained_note([a] + [b for _, b in configs], pols)
     if note:
         click.echo(note, err=True)
@@ -224,11 +242,45 @@ def compare(variant: str, players: int | None, base_sets: tuple[str, ...],
                                skill=skill, skill_policies=pair, workers=workers,
                                progress=show, label_a=a.canonical, label_b=b.canonical,
                                backend=backend)
-            click.echo(f"\nB: {b.canonical}  ({label})")
-            click.echo(format_paired(df))
-            frames.append(df.assign(change=label))
-    if out and frames:
+            frames.append(df.assign(change=label, value=label.partition("=")[2] or label))
+    if not frames:
+        return
+    _print_comparison(frames, configs, sweep, plot)
+    if out:
         from simulate.util.files import write_table
 
         write_table(pd.concat(frames, ignore_index=True), out)
         click.echo(f"wrote {out}")
+
+
+def _print_comparison(frames: list[Any], configs: list[tuple[str, Variant]], sweep: str | None,
+                      plot: str | None) -> None:
+    """Print each B's block, with the marks Holm-corrected over everything printed; for a
+    sweep also the summary table (and the metric-by-value plot with --plot)."""
+    import pandas as pd
+
+    from simulate.games.metrics import format_paired, holm_marks, holm_note, variance_note
+
+    whole = holm_marks(pd.concat(frames, ignore_index=True))
+    start = 0
+    by_label = dict(configs)
+    for df in frames:
+        part = whole.iloc[start:start + len(df)]
+        start += len(df)
+        label = str(df["change"].iloc[0])
+        click.echo(f"\nB: {by_label[label].canonical}  ({label})")
+        click.echo(format_paired(part, notes=False))
+        click.echo(variance_note(part))
+    if sweep is not None and len(frames) > 1:
+        from simulate.games.sweep import format_sweep
+
+        option = sweep.partition("=")[0].strip()
+        click.echo("\nsweep summary")
+        click.echo(format_sweep(whole, option))
+        if plot:
+            from reports.charts.balance import sweep_chart
+
+            paths = sweep_chart(whole, plot, option, f"{frames[0]['config_a'].iloc[0]}: "
+                                f"B − A by {option}")
+            click.echo("wrote " + ", ".join(str(p) for p in paths))
+    click.echo(holm_note(whole))

@@ -24,7 +24,7 @@ from simulate.games.job import GameJob
 from simulate.kernel import game as K
 from simulate.rules.codes import FOOLS_KING
 from simulate.util.format import fmt_num, fmt_signed, seat_label
-from simulate.util.stats import Z95
+from simulate.util.stats import Z95, holm_z, two_sided_p
 
 
 @dataclass(frozen=True)
@@ -272,6 +272,21 @@ class PairedSums:
                 np.full(len(ra), np.nan)
         return self.b.ratio() - self.a.ratio(), np.sqrt(var)
 
+    def variance_reduction(self) -> np.ndarray:
+        """Per metric, the variance of B − A had A and B been played on independent deals
+        over its variance paired on the same deals (> 1: pairing narrows the interval by
+        its square root); nan where the paired variance is 0."""
+        g = self.a.games
+        ya, yb = self.a.s[1] / max(g, 1), self.b.s[1] / max(g, 1)
+        ra, rb = np.nan_to_num(self.a.ratio()), np.nan_to_num(self.b.ratio())
+        with np.errstate(invalid="ignore", divide="ignore"):
+            zaa = self.a.ss_z() / ya ** 2
+            zbb = self.b.ss_z() / yb ** 2
+            xaxb, xayb, yaxb, yayb = self.c
+            zab = (xaxb - rb * xayb - ra * yaxb + ra * rb * yayb) / (ya * yb)
+            paired = zaa + zbb - 2 * zab
+            return np.where(paired > 1e-12 * (zaa + zbb), (zaa + zbb) / paired, np.nan)
+
 
 def metrics_frame(defs: Sequence[Metric], sums: MetricSums) -> pd.DataFrame:
     """One row per metric of `defs` (in the order of `sums`' columns): value, 95% CI (lo,
@@ -289,20 +304,66 @@ def metrics_frame(defs: Sequence[Metric], sums: MetricSums) -> pd.DataFrame:
 def paired_frame(defs: Sequence[Metric], paired: PairedSums, label_a: str,
                  label_b: str) -> pd.DataFrame:
     """One row per metric of `defs`: A and B with their standard errors, the paired
-    difference B − A with its 95% CI and se, and whether the CI excludes 0; label_a and
-    label_b name the configurations (columns config_a, config_b)."""
+    difference B − A with its raw 95% CI (lo, hi) and se, the realised variance reduction
+    `vr` (independent over paired variance), and the significance marks of holm_marks.
+    label_a and label_b name the configurations (columns config_a, config_b)."""
     ra, rb = paired.a.ratio(), paired.b.ratio()
     sa, sb = paired.a.se(), paired.b.se()
     d, sd = paired.diff()
+    vr = paired.variance_reduction()
     rows = []
     for j, m in enumerate(defs):
         lo, hi = d[j] - Z95 * sd[j], d[j] + Z95 * sd[j]
         rows.append({"metric": m.key, "group": m.group, "label": m.label, "seat": m.seat,
                      "a": ra[j], "a_se": sa[j], "b": rb[j], "b_se": sb[j], "diff": d[j],
                      "lo": lo, "hi": hi, "se": sd[j], "games": paired.a.games,
-                     "significant": bool(lo > 0 or hi < 0) if math.isfinite(sd[j]) else False,
-                     "config_a": label_a, "config_b": label_b})
-    return pd.DataFrame(rows)
+                     "vr": vr[j], "config_a": label_a, "config_b": label_b})
+    return holm_marks(pd.DataFrame(rows))
+
+
+def holm_marks(df: pd.DataFrame) -> pd.DataFrame:
+    """Mark the differences of a comparison frame (one or several B configurations) after
+    Holm's step-down correction over every difference in it with a finite standard error
+    (family-wise 5%): p (raw two-sided), significant_raw (the raw 95% CI excludes 0),
+    lo_holm/hi_holm (the interval at Holm's critical value: it excludes 0 exactly where
+    Holm rejects) and significant (Holm). Returns a copy."""
+    out = df.copy()
+    z = out["diff"] / out["se"]
+    ok = np.isfinite(z.to_numpy(dtype=float))
+    p = np.array([two_sided_p(float(v)) if f else np.nan for v, f in zip(z, ok, strict=True)])
+    crit = np.full(len(out), np.nan)
+    if ok.any():
+        crit[ok] = holm_z([float(x) for x in p[ok]])
+    out["p"] = p
+    out["significant_raw"] = ok & ((out["lo"] > 0) | (out["hi"] < 0)).to_numpy()
+    out["lo_holm"] = out["diff"] - crit * out["se"]
+    out["hi_holm"] = out["diff"] + crit * out["se"]
+    out["significant"] = ok & ((out["lo_holm"] > 0) | (out["hi_holm"] < 0)).to_numpy()
+    return out
+
+
+def holm_note(df: pd.DataFrame) -> str:
+    """The line that says how the marks of a comparison frame were corrected."""
+    m = int(np.isfinite((df["diff"] / df["se"]).to_numpy(dtype=float)).sum())
+    raw = int(df["significant_raw"].sum())
+    return (f"* significant after Holm's correction over the {m} differences shown "
+            f"(family-wise 5%; {int(df['significant'].sum())} marked, {raw} by the raw "
+            "95% CIs printed, kept in the --out table as lo/hi with lo_holm/hi_holm)")
+
+
+def variance_note(df: pd.DataFrame) -> str:
+    """The realised variance reduction of pairing, for the final scores and over every
+    metric: var(independent) / var(paired) of B − A."""
+    vr = df["vr"].to_numpy(dtype=float)
+    vr = vr[np.isfinite(vr)]
+    score = df.loc[df.metric.str.startswith("score["), "vr"].to_numpy(dtype=float)
+    score = score[np.isfinite(score)]
+    if not len(vr):
+        return "variance reduction of pairing: — (no metric varies)"
+    head = (f"final score by seat {np.median(score):.2f}× (median; "
+            f"{score.min():.2f}–{score.max():.2f}), " if len(score) else "")
+    return (f"variance reduction of pairing (var independent / var paired of B − A): {head}"
+            f"all metrics median {np.median(vr):.2f}×, range {vr.min():.2f}–{vr.max():.2f}×")
 
 
 def format_metrics(df: pd.DataFrame, skill: dict[str, Any] | None = None) -> str:
@@ -328,16 +389,22 @@ def format_metrics(df: pd.DataFrame, skill: dict[str, Any] | None = None) -> str
     return "\n".join(lines)
 
 
-def format_paired(df: pd.DataFrame) -> str:
+def format_paired(df: pd.DataFrame, notes: bool = True) -> str:
     """A comparison (compare_games, paired_frame) as a plain-text table: A, B, B − A with
-    its 95% CI; * where the CI excludes 0."""
+    its raw 95% CI, the variance reduction of pairing (×), and * where the difference is
+    significant after Holm's correction (holm_marks); with `notes`, the lines saying so."""
     width = min(48, max(30, int(df.label.str.len().max()) + 2)) if len(df) else 44
-    lines = [f"  {'':<{width}} {'A':>9} {'B':>9} {'B − A':>9}  95% CI"]
+    lines = [f"  {'':<{width}} {'A':>9} {'B':>9} {'B − A':>9}  {'95% CI (raw)':<22} "
+             f"{'var ×':>6}"]
     for group, part in df.groupby("group", sort=False):
         lines.append(f"{group}")
         for r in part.itertuples():
             mark = " *" if r.significant else ""
+            ci = f"[{fmt_signed(r.lo)}, {fmt_signed(r.hi)}]"
+            vr = f"{float(r.vr):.1f}" if math.isfinite(float(r.vr)) else "—"  # type: ignore[arg-type]
             lines.append(f"  {r.label:<{width}} {fmt_num(r.a):>9} {fmt_num(r.b):>9} "
-                         f"{fmt_signed(r.diff):>9}  [{fmt_signed(r.lo)}, {fmt_signed(r.hi)}]{mark}")
-    lines.append("* the 95% CI of the paired difference excludes 0")
+                         f"{fmt_signed(r.diff):>9}  {ci:<22} {vr:>6}{mark}")
+    if notes:
+        lines.append(holm_note(df))
+        lines.append(variance_note(df))
     return "\n".join(lines)
