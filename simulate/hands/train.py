@@ -6,7 +6,9 @@ the current table, common random numbers: the deals and every later choice are t
 but for the consequences of that bid); set each (seat, hand class, bids before) cell to the
 bid with the best mean score — highest, or lowest where low totals win (moving off a
 cell's bid only for a gain of two standard errors of the paired difference); repeat until
-fewer than 1% of the trained cells change.
+fewer than 1% of the trained cells change. "Bids before" is the sum of the bids the seat
+has heard: the earlier seats' where bidding is sequential, none where bids are simultaneous
+(Hoffer), as in the kernel.
 
 The files the tables live in (format, folders, load and save) are simulate.tables.trained.
 """
@@ -46,10 +48,13 @@ def train_hand_size(v: Variant, h: int, deals: int, seed: int, max_iter: int,
     prev_cap = tables.bid_table.shape[4] - 1
     sign = -1 if v.rule("end.better", "higher") == "lower" else 1   # maximise sign * score
     history = []
+    heard = v.bidding_form != "simultaneous"   # simultaneous bidders hear no earlier bid
+    if not heard:
+        tables.bid_table[h, :, :, :, 1:] = -1   # cells by a sum of bids nobody hears
     for it in range(max_iter):
         changed = trained = 0
         for s in order:
-            earlier = order[:order.index(s)]
+            earlier = order[:order.index(s)] if heard else []
             scores = np.full((deals, h + 1), -np.inf)
             cls = held = prev = None
             for b in range(h + 1):

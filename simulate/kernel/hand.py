@@ -291,6 +291,8 @@ def sequential_bids(P, rs_pol, hands, h, constrained, trump, forced_trump, bid_p
     form = P[L.FORM]
     total = 0
     constraint = P[L.CONSTRAINT] if (constrained and form != L.FORM_SIMULTANEOUS) else 0
+    # simultaneous bids are revealed together: no seat hears an earlier bid
+    heard = form != L.FORM_SIMULTANEOUS
     for j in range(n):
         seat = first + j if first + j < n else first + j - n
         weights = _bid_weights(bid_pol[seat], card_rate, win_weight)
@@ -312,11 +314,29 @@ def sequential_bids(P, rs_pol, hands, h, constrained, trump, forced_trump, bid_p
             hout[H_OVERRIDDEN] = 1
         else:
             b = choose_bid(bid_pol[seat], rs_pol, lo, hi, excluded, hands[seat], h, trump,
-                           weights, seat, total, suit_mask, bid_table)
+                           weights, seat, total if heard else 0, suit_mask, bid_table)
         _record(trace, hout, do_trace, L.D_BID, seat, b)
         sout[seat, S_BID] = b
         total += b
     return trump
+
+
+@kernel_jit(inline=True)
+def face_up_cards(P, hands0, turn):
+    """Cards every seat sees besides its own and those played: the turned-up card, and the
+    undealt leftovers where they lie face up (card counting treats them as gone)."""
+    n = P[L.N_PLAYERS]
+    seen = ZERO
+    if turn >= 0:
+        seen |= ONE << np.uint64(turn)
+    if P[L.FACE_UP_LEFTOVERS]:
+        dealt = ZERO
+        for s in range(n + 1):
+            dealt |= hands0[s]
+        D = P[L.DECK_SIZE]
+        everything = ~ZERO if D >= 64 else (ONE << np.uint64(D)) - ONE
+        seen |= everything & ~dealt
+    return seen
 
 
 @kernel_jit(inline=True)
@@ -550,7 +570,7 @@ def run_hand(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, play_pol,
     leader = _first_leader(P, maker, alone, defender_alone, sitting_out)
     active = n - popcount(sitting_out)
     broken = False
-    gone = ZERO
+    gone = face_up_cards(P, hands0, turn)   # card counting starts from what all can see
     won[0] = ZERO
     for trick_no in range(h):
         trick_reset(ts)

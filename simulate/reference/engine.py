@@ -28,15 +28,51 @@ class IllegalDecision(Exception):
     """A scripted decision that the rules do not allow, or that comes out of turn."""
 
 
+@dataclass(frozen=True)
+class SeatView:
+    """What one seat may know when it decides, and nothing more (RULES.md: hands are
+    private; a turned-up card, face-up leftovers, played cards, tricks taken and public
+    bids are seen by all). Built fresh for every decision from copies, so a policy can
+    neither read another seat's cards nor change the hand being played.
+
+    bids: the bids this seat has heard, by seat (sequential bidding: the earlier seats';
+    simultaneous bidding: none until every bid is placed, then all of them); trump: None
+    while the seat may not know it yet. widow and discards: only for the maker who took
+    the widow (the cards it picked up and put away)."""
+
+    v: Variant
+    seat: int
+    hand_size: int
+    round_index: int | None
+    hand: tuple[int, ...]
+    trump: int | None
+    bids: tuple[tuple[int, int], ...]
+    auction: tuple[tuple[int, int], ...]
+    turn_up: int | None
+    face_up: tuple[int, ...]
+    maker: int | None
+    contract: int
+    alone: int | None
+    defender_alone: int | None
+    sitting_out: frozenset[int]
+    trick: tuple[tuple[int, int, bool], ...]
+    played: tuple[tuple[int, int, bool], ...]
+    tricks: tuple[int, ...]
+    trump_broken: bool
+    widow: tuple[int, ...] = ()
+    discards: tuple[int, ...] = ()
+
+
 @dataclass
 class Decision:
-    """What a policy is asked: `options` are the legal answers; `hand` its own cards."""
+    """What a policy is asked: `options` are the legal answers; `hand` its own cards;
+    `view` everything else its seat may know (see SeatView)."""
 
     kind: str
     seat: int
     options: list[Any]
     hand: list[int]
-    state: HandState
+    view: SeatView
     points: int = 0          # spend_star: the points the unit took this hand
     stars: int = 0           # spend_star: the stars the unit holds
 
@@ -126,6 +162,23 @@ class HandState:
     kings_fooled: list[int] = field(default_factory=list)
     captured: dict[str, int | None] = field(default_factory=dict)
     decisions: list[tuple[str, int, Any]] = field(default_factory=list)
+    trump_known: bool = False      # has trump been named or turned up (for everyone)?
+    bids_heard: list[tuple[int, int]] = field(default_factory=list)   # public bids, in order
+    turn_up: int | None = None
+
+
+def seat_view(st: HandState, seat: int) -> SeatView:
+    """The part of the hand state `seat` may know (see SeatView)."""
+    v = st.v
+    face_up = tuple(st.stock) if v.options.get("face_up_leftovers") else ()
+    took_widow = st.maker == seat and v.bidding_form == "auction"
+    discards = tuple(c for k, s, c in st.decisions if k == DISCARD and s == seat)
+    return SeatView(v, seat, st.hand_size, st.round_index, tuple(st.hands[seat]),
+                    st.trump if st.trump_known else None, tuple(st.bids_heard),
+                    tuple(st.auction), st.turn_up, face_up, st.maker, st.contract, st.alone,
+                    st.defender_alone, frozenset(st.sitting_out), tuple(st.trick),
+                    tuple(st.played), tuple(st.tricks), st.trump_broken,
+                    tuple(st.widow) if took_widow else (), discards if took_widow else ())
 
 
 @dataclass
@@ -181,7 +234,8 @@ def _ask(policies: Sequence[Policy], st: HandState, kind: str, seat: int,
          options: list[Any]) -> Any:
     if not options:
         raise AssertionError(f"no legal {kind} for seat {seat}")
-    choice = policies[seat].choose(kind, Decision(kind, seat, list(options), st.hands[seat], st))
+    choice = policies[seat].choose(kind, Decision(kind, seat, list(options), list(st.hands[seat]),
+                                                  seat_view(st, seat)))
     if choice not in options:
         raise IllegalDecision(f"{kind} {choice!r} by seat {seat} is not legal; legal: {options}")
     st.decisions.append((kind, seat, choice))
@@ -210,34 +264,49 @@ def play_hand(v: Variant, hand_size: int, hands: list[list[int]], widow: list[in
 
     if chooser == "fixed":
         st.trump = TRUMP_NAMES.index(v.trump_choices[0])
+        st.trump_known = True
     elif chooser == "turn_up":
         top = st.stock[0] if st.stock else None
         card = v.cards.cards[top] if top is not None else None
         st.trump = card.suit if card is not None and not card.special else NT
+        st.turn_up = top
+        st.trump_known = True
     elif chooser == "dealer":
         st.trump = _ask(policies, st, TRUMP, n - 1, _trump_options(v))
+        st.trump_known = True
 
     if v.bidding_form == "auction":
         if not _auction(v, st, policies, order):
             return _record(st, voided=True)
     else:
-        active = rules.constraint_active(v, round_index)
-        placed: list[int] = []
-        for seat in order:
-            if chooser == "first_bidder" and seat == order[0]:
-                st.trump = _ask(policies, st, TRUMP, seat, _trump_options(v))
-            seen = [] if v.bidding_form == "simultaneous" else placed
-            options = rules.legal_bids(v, hand_size, seen if v.bidding_form != "simultaneous"
-                                       else [], active)
-            bid = _ask(policies, st, BID, seat, options)
-            del seen
-            placed.append(bid)
-            st.bids[seat] = bid
+        _bids(v, st, policies, order, round_index)
 
     _play_tricks(v, st, policies)
     scores = rules.score_units(v, st.bids, st.tricks, hand_size, st.kings_fooled, st.captured,
                                st.alone)
     return _record(st, scores=scores)
+
+
+def _bids(v: Variant, st: HandState, policies: Sequence[Policy], order: list[int],
+          round_index: int | None) -> None:
+    """Per-player bids in turn from the first bidder. Sequential bids are heard as they are
+    made (and bound by the hook or Max Bet); simultaneous bids are revealed together once
+    every seat has bid, so no seat hears another's bid before its own."""
+    active = rules.constraint_active(v, round_index)
+    simultaneous = v.bidding_form == "simultaneous"
+    placed: list[int] = []
+    for seat in order:
+        if v.trump_chooser == "first_bidder" and seat == order[0]:
+            st.trump = _ask(policies, st, TRUMP, seat, _trump_options(v))
+            st.trump_known = True
+        options = rules.legal_bids(v, st.hand_size, [] if simultaneous else placed, active)
+        bid = _ask(policies, st, BID, seat, options)
+        placed.append(bid)
+        st.bids[seat] = bid
+        if not simultaneous:
+            st.bids_heard.append((seat, bid))
+    if simultaneous:
+        st.bids_heard.extend((seat, st.bids[seat]) for seat in order)
 
 
 def _auction(v: Variant, st: HandState, policies: Sequence[Policy], order: list[int]) -> bool:
@@ -280,6 +349,7 @@ def _auction(v: Variant, st: HandState, policies: Sequence[Policy], order: list[
     st.bids[maker] = high
     st.hands[maker] = sorted(st.hands[maker] + st.widow)
     st.trump = _ask(policies, st, TRUMP, maker, _trump_options(v))
+    st.trump_known = True
     for _ in range(int(v.rule("deal.discard", 0) or 0)):
         card = _ask(policies, st, DISCARD, maker, sorted(st.hands[maker]))
         st.hands[maker].remove(card)
@@ -604,9 +674,12 @@ def _stars(v: Variant, rec: HandRecord, dealer: int, rel: Sequence[Policy], tota
         lead_rel = min(rel_of[a] for a in unit)
         points = rec.scores[lead_rel]
         if points > 0 and stars[unit[0]] > 0:
-            st = HandState(v, rec.hand_size, None, [[] for _ in range(n)], [], [])
-            decision = Decision(SPEND_STAR, lead_rel, [False, True], [], st, points,
-                                stars[unit[0]])
+            st = HandState(v, rec.hand_size, None, [[] for _ in range(n)], [], [],
+                           rec.trump, list(rec.bids), tricks=list(rec.tricks),
+                           trump_known=True,
+                           bids_heard=[(s, rec.bids[s]) for s in range(n)])
+            decision = Decision(SPEND_STAR, lead_rel, [False, True], [],
+                                seat_view(st, lead_rel), points, stars[unit[0]])
             if rel[lead_rel].choose(SPEND_STAR, decision):
                 rec.decisions.append((SPEND_STAR, lead_rel, True))
                 for a in unit:

@@ -186,6 +186,7 @@ def _compile(v: Variant) -> RuleTables:
         P[L.TRUMP_CHOICE0 + i] = TRUMP_NAMES.index(name)
     P[L.MAX_HAND], P[L.MAX_BID] = H, B
     P[L.OVERRIDE_SEAT] = -1
+    P[L.FACE_UP_LEFTOVERS] = int(bool(v.options.get("face_up_leftovers")))
 
     eff = np.array(v.eff_suit_table, dtype=np.int64)
     power = np.array(v.power_table, dtype=np.int64)

@@ -53,7 +53,8 @@ OVERRIDE_SEAT = MAX_BID + 1     # training: this seat bids OVERRIDE_BID when leg
 OVERRIDE_BID = OVERRIDE_SEAT + 1
 OVERTRICKS_PAY = OVERRIDE_BID + 1   # contract makers still gain from tricks past the contract
 DEFENDERS_PAY = OVERTRICKS_PAY + 1  # defenders gain from every trick they take
-P_SIZE = DEFENDERS_PAY + 1
+FACE_UP_LEFTOVERS = DEFENDERS_PAY + 1   # the undealt cards lie face up (seen by all)
+P_SIZE = FACE_UP_LEFTOVERS + 1
 
 # --- codes --------------------------------------------------------------------------------
 CH_FIXED = int(TrumpChooser.FIXED)
