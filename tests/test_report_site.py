@@ -323,3 +323,16 @@ def test_rebuild_replaces_the_site(tmp_path: Path, games: list[GameReport]) -> N
         build_site([games[0], games[0]], out)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["report"]
     assert site.DEFAULT_THIN == 100
+
+
+@pytest.mark.slow
+def test_parallel_build_writes_the_same_site(tmp_path: Path, games: list[GameReport],
+                                             built: Path) -> None:
+    # the report draws its charts in worker processes; every file must be the one the
+    # serial build writes, byte for byte (a section's HTML is put back in its place)
+    out = build_site(games, tmp_path / "report", workers=2)
+    serial = {p.relative_to(built): p.read_bytes() for p in built.rglob("*") if p.is_file()}
+    parallel = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    assert sorted(parallel) == sorted(serial)
+    different = [str(k) for k in serial if serial[k] != parallel[k]]
+    assert different == []

@@ -20,6 +20,7 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
+from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 from simulate.util.files import write_atomically  # noqa: E402
@@ -75,12 +76,21 @@ def save(fig: Figure, stem: str | os.PathLike[str]) -> list[Path]:
     stem.parent.mkdir(parents=True, exist_ok=True)
     written = []
     try:
+        # The tight box is found once for both files: savefig's bbox_inches="tight" lays the
+        # figure out again for every file (and so does a figure that ran tight_layout, which
+        # leaves a placeholder layout engine behind), and text layout is most of the time a
+        # report spends drawing.
+        canvas = fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
+        fig.draw_without_rendering()
+        box = fig.get_tightbbox(canvas.get_renderer()).padded(
+            float(plt.rcParams["savefig.pad_inches"]))
+        fig.set_layout_engine(None)
         for fmt, meta in (("png", {"Software": None}), ("svg", {"Date": None})):
             target = stem.with_name(stem.name + "." + fmt)
 
             def write(tmp: str, fmt: str = fmt, meta: dict[str, None] = meta) -> None:
                 """Save the figure to the temporary path (format and metadata bound now)."""
-                fig.savefig(tmp, format=fmt, dpi=110, bbox_inches="tight", metadata=meta)
+                fig.savefig(tmp, format=fmt, dpi=110, bbox_inches=box, metadata=meta)
 
             written.append(write_atomically(target, write))
     finally:

@@ -26,11 +26,14 @@ the old site or none, never half of one.
 
 from __future__ import annotations
 
+import dataclasses
+import multiprocessing
 import os
 import shutil
 import tempfile
 import uuid
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pandas as pd
@@ -61,6 +64,10 @@ from simulate.util.format import seat_label
 __all__ = ["build_site", "DEFAULT_THIN"]
 
 DEFAULT_THIN = 100
+# chart drawing in parallel: at most this many processes, and only for a site with at least
+# PARALLEL_MIN parts (sections and Balance pages)
+PARALLEL_WORKERS = 2
+PARALLEL_MIN = 6
 
 
 # ----- files -------------------------------------------------------------------------------
@@ -68,10 +75,12 @@ def _write_text(path: Path, text: str) -> Path:
     return write_atomically(path, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
 
 
-def build_site(games: Sequence[GameReport], out_dir: str | os.PathLike[str]) -> Path:
+def build_site(games: Sequence[GameReport], out_dir: str | os.PathLike[str],
+               workers: int | None = None) -> Path:
     """Render the site into out_dir (replaced as a whole when the build succeeds; on any
     error the previous out_dir, if any, is left untouched and no temporary folder remains).
-    Returns the site folder."""
+    workers: processes drawing the charts (default: see _render_parts). Returns the site
+    folder."""
     games = list(games)
     names = [slug(g.name) for g in games]
     if len(set(names)) != len(names):
@@ -81,7 +90,7 @@ def build_site(games: Sequence[GameReport], out_dir: str | os.PathLike[str]) -> 
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.building-", dir=out.parent))
     try:
         os.chmod(tmp, 0o755)
-        _build_into(games, tmp)
+        _build_into(games, tmp, workers)
         _swap_in(tmp, out)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -103,14 +112,52 @@ def _swap_in(new: Path, out: Path) -> None:
     shutil.rmtree(old, ignore_errors=True)
 
 
-def _build_into(games: list[GameReport], root: Path) -> None:
+def _build_into(games: list[GameReport], root: Path, workers: int | None) -> None:
+    sections, balances = _render_parts(games, root, workers)
     _write_text(root / "index.html", _index_page(games))
-    for g in games:
-        _write_text(root / f"{slug(g.name)}.html", _game_page(g, root))
+    for gi, g in enumerate(games):
+        _write_text(root / f"{slug(g.name)}.html",
+                    _game_page(g, [sections[gi, si] for si in range(len(g.sizes))]))
         _write_text(root / f"{slug(g.name)}-cheatsheet.html", cheatsheet_page(g))
         _write_text(root / f"{slug(g.name)}-fullsheet.html", fullsheet_page(g))
+        if gi in balances:
+            _write_text(root / f"{slug(g.name)}-balance.html", balances[gi])
+
+
+def _render_parts(games: list[GameReport], root: Path, workers: int | None
+                  ) -> tuple[dict[tuple[int, int], str], dict[int, str]]:
+    """The HTML of every hand-size section and Balance page, keyed by (game, size) and game,
+    their charts and tables written under root. Drawing the charts is most of a report's
+    rendering time and each part is independent, so the parts run in `workers` processes
+    (default: one per core, at most PARALLEL_WORKERS; serially for a small site, where
+    starting processes costs more than it saves)."""
+    tasks: list[tuple[tuple[int, int], GameReport, SizeReport | None]] = []
+    for gi, g in enumerate(games):
+        for si, r in enumerate(g.sizes):
+            # a section reads its game's settings, never the other sizes: ship only its own
+            tasks.append(((gi, si), dataclasses.replace(g, sizes=[r], balance=None), r))
         if g.balance is not None:
-            _write_text(root / f"{slug(g.name)}-balance.html", balance_page(g, g.balance, root))
+            tasks.append(((gi, -1), g, None))
+    if workers is None:
+        workers = min(PARALLEL_WORKERS, os.cpu_count() or 1) if len(tasks) >= PARALLEL_MIN else 1
+    if workers > 1:
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+            html = list(pool.map(_render_part, [(g, r, root) for _, g, r in tasks]))
+    else:
+        html = [_render_part((g, r, root)) for _, g, r in tasks]
+    sections = {key: text for (key, _, r), text in zip(tasks, html, strict=True) if r is not None}
+    balances = {key[0]: text for (key, _, r), text in zip(tasks, html, strict=True) if r is None}
+    return sections, balances
+
+
+def _render_part(task: tuple[GameReport, SizeReport | None, Path]) -> str:
+    """One hand-size section (SizeReport given) or one Balance page (None): its HTML."""
+    g, r, root = task
+    if r is None:
+        assert g.balance is not None
+        return balance_page(g, g.balance, root)
+    return _size_section(g, r, root)
 
 
 def _thin_of(df: pd.DataFrame | None) -> int:
@@ -440,7 +487,7 @@ def _size_section(g: GameReport, r: SizeReport, root: Path) -> str:
     return "".join(parts)
 
 
-def _game_page(g: GameReport, root: Path) -> str:
+def _game_page(g: GameReport, sections: list[str]) -> str:
     s = slug(g.name)
     nav = " ".join(f'<a href="#h{r.hand_size}">{_cards(r.hand_size)}</a>' for r in g.sizes)
     thin = _thin_of(g.sizes[0].class_table) if g.sizes else DEFAULT_THIN
@@ -453,5 +500,5 @@ def _game_page(g: GameReport, root: Path) -> str:
             f'<a href="{s}-fullsheet.html">Full sheet</a> · '
             f'<a href="index.html#how-to-read">How to read the figures</a></p>'
             f"{config_block(g, extra)}<nav class=\"sizes\">Hand sizes: {nav}</nav>"
-            + "".join(_size_section(g, r, root) for r in g.sizes))
+            + "".join(sections))
     return html_page(f"{g.title} — bidlab report", body)
