@@ -24,7 +24,7 @@ from collections.abc import Sequence
 
 import click
 
-from simulate.cli import bench, games, hands, info, report
+from simulate.cli import bench, games, hands, info, report, serve
 from simulate.cli.options import HELP_OPTIONS, PROG
 from simulate.errors import BidlabInputError
 from simulate.util.version import __version__
@@ -44,7 +44,8 @@ def cli() -> None:
 
 
 for _command in (info.variants, info.rules, hands.simulate, hands.tournament, hands.train,
-                 hands.odds, report.report, games.games, games.compare, bench.bench):
+                 hands.odds, report.report, games.games, games.compare, bench.bench,
+                 serve.serve):
     cli.add_command(_command)
 
 
