@@ -44,6 +44,7 @@ SECTIONS: dict[str, dict[str, tuple[str, Any, str]]] = {
         "chooser": ("str", ("fixed", "dealer", "first_bidder", "maker", "turn_up"),
                     "who sets trump"),
         "choices": ("list", None, "trump choices among S H D C NT"),
+        "before_looking": ("bool", None, "the chooser names trump before looking at its hand"),
     },
     "deal": {
         "schedule": ("str", ("up", "up_down", "down_up", "constant"), "shape of the hand sizes"),
