@@ -13,12 +13,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import simulate as sim
 from reports.analysis.compact import bid_columns, printed_bid, threshold_rows
 from reports.html.cheatsheet import cheatsheet_page
 from reports.model import GameReport, SizeReport
-from simulate.hands.classes import hand_points, point_frame
+from simulate.hands.classes import hand_points, point_frame, weighted_sum
 from simulate.hands.compact_sheet import (
     SHIFTS,
     allowed_bids,
@@ -297,3 +299,18 @@ def test_printed_sheet_is_one_page(name: str, tmp_path: Path) -> None:
     for needle in ("How to use it", "Points per card", "seed 0"):
         assert needle in text, needle
     assert re.search(rf"card\s.*\b{largest}\s*$", text, re.M), "point table's last column"
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 2**64 - 1), min_size=1, max_size=40),
+       st.lists(st.integers(0, 4), min_size=40, max_size=40), st.integers(1, 64),
+       st.integers(0, 2**32 - 1))
+def test_weighted_sum_is_the_sum_over_set_bits(masks: list[int], trumps: list[int],
+                                               n_cards: int, seed: int) -> None:
+    # the byte-table sum equals summing the weights of every set bit one card at a time
+    weights = np.random.default_rng(seed).normal(size=(5, n_cards))
+    m = np.array(masks, np.uint64) & np.uint64((1 << n_cards) - 1)
+    t = np.array(trumps[:len(masks)], np.int64)
+    want = [sum(weights[ti, c] for c in range(n_cards) if (int(mi) >> c) & 1)
+            for mi, ti in zip(m, t, strict=True)]
+    assert np.allclose(weighted_sum(m, t, weights), want, rtol=0, atol=1e-9)
