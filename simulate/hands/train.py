@@ -26,10 +26,11 @@ from simulate.errors import BidlabInputError
 from simulate.hands.job import Job, card_rates, make_job
 from simulate.hands.simulate import records_arrays
 from simulate.kernel.hand import H_OVERRIDDEN, H_TRUMP, S_BID, S_SCORE
+from simulate.reference.informed import informed_one_card_optimum
 from simulate.rules.variant import Variant
 from simulate.tables import layout as L
 from simulate.tables.bidder import table_hand_class
-from simulate.tables.compile import compile_tables
+from simulate.tables.compile import compile_tables, record_one_card
 from simulate.tables.trained import save_trained, user_dir
 
 MIN_CELL = 40              # deals a cell needs before its bid is trusted
@@ -130,7 +131,30 @@ def train(v: Variant, hand_sizes: list[int] | None = None, deals: int = 30_000,
         v.check_hand_size(h)
     if deals < 1_000:
         raise BidlabInputError(f"deals={deals}: training needs at least 1000 deals per hand size")
+    one_card = one_card_table(v) if 1 in sizes else None
+    if one_card is not None:
+        echo("  1 card: the exact informed optimum (simulate.reference.informed)")
+        record_one_card(v, one_card)
     for h in sizes:
         train_hand_size(v, h, deals, seed, max_iter, workers, echo)
     tables = compile_tables(v)
-    return save_trained(v, tables, sizes, folder or user_dir())
+    return save_trained(v, tables, sizes, folder or user_dir(), one_card)
+
+
+def one_card_table(v: Variant) -> np.ndarray | None:
+    """The exact informed one-card bids of `v` as the kernel reads them (RuleTables.one_card:
+    int8[n, 2**(n-1), U, D] by seat, earlier bids as bits in bidding order, turned-up card
+    + 1 or 0 where trump is fixed, and card); None where the one-card round has a choice
+    or a score the optimum does not cover."""
+    try:
+        opt = informed_one_card_optimum(v)
+    except ValueError:
+        return None
+    n, D = v.players, len(v.cards)
+    turned = any(u >= 0 for u, _, _ in opt.rules)
+    table = np.full((n, 2 ** (n - 1), D + 1 if turned else 1, D), -1, dtype=np.int8)
+    for (u, seat, hist), rule in opt.rules.items():
+        code = sum(b << i for i, b in enumerate(hist))
+        for card, bid in rule.items():
+            table[seat, code, u + 1 if turned else 0, card] = bid
+    return table

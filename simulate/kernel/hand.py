@@ -22,8 +22,8 @@ from simulate.kernel.bits import popcount
 from simulate.kernel.deal import deal_cards, draw_card
 from simulate.kernel.jit import kernel_jit
 from simulate.kernel.policies import (
+    bid_by_rules,
     choose_auction,
-    choose_bid,
     choose_discard,
     choose_play,
     choose_trump,
@@ -282,10 +282,13 @@ def _maker_declares(P, rs_pol, hands, h, maker, contract, trump, forced_trump, b
 
 
 @kernel_jit(inline=True)
-def sequential_bids(P, rs_pol, hands, h, constrained, trump, forced_trump, bid_pol, card_rate,
-                     win_weight, suit_mask, bid_table, sout, trace, hout, do_trace):
+def sequential_bids(P, rs_pol, hands, h, constrained, trump, forced_trump, bid_pol, tabs, turn,
+                     sout, trace, hout, do_trace):
     """Every seat bids in turn from the first bidder (the first bidder names trump first
-    where the rules say so), under the hook or Max Bet when `constrained`; returns trump."""
+    where the rules say so), under the hook or Max Bet when `constrained`; returns trump.
+    tabs: the KernelTables; turn: the turned-up card (-1: none). A seat hears the earlier
+    bids only where bidding is sequential."""
+    card_rate, win_weight = tabs.card_rate, tabs.win_weight
     n = P[L.N_PLAYERS]
     first = P[L.FIRST_BIDDER]
     form = P[L.FORM]
@@ -293,6 +296,7 @@ def sequential_bids(P, rs_pol, hands, h, constrained, trump, forced_trump, bid_p
     constraint = P[L.CONSTRAINT] if (constrained and form != L.FORM_SIMULTANEOUS) else 0
     # simultaneous bids are revealed together: no seat hears an earlier bid
     heard = form != L.FORM_SIMULTANEOUS
+    bits = 0      # the bids heard, one bit each in bidding order (read at one card only)
     for j in range(n):
         seat = first + j if first + j < n else first + j - n
         weights = _bid_weights(bid_pol[seat], card_rate, win_weight)
@@ -313,11 +317,14 @@ def sequential_bids(P, rs_pol, hands, h, constrained, trump, forced_trump, bid_p
             b = P[L.OVERRIDE_BID]
             hout[H_OVERRIDDEN] = 1
         else:
-            b = choose_bid(bid_pol[seat], rs_pol, lo, hi, excluded, hands[seat], h, trump,
-                           weights, seat, total if heard else 0, suit_mask, bid_table)
+            b = bid_by_rules(bid_pol[seat], rs_pol, P, lo, hi, excluded, hands[seat], h, trump,
+                             weights, seat, total if heard else 0, bits if heard else 0, turn,
+                             tabs)
         _record(trace, hout, do_trace, L.D_BID, seat, b)
         sout[seat, S_BID] = b
         total += b
+        if h == 1 and j < 62:
+            bits |= min(b, 1) << j
     return trump
 
 
@@ -530,7 +537,7 @@ def run_hand(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, play_pol,
     bid_pol: policy ids by seat; scratch: a HandScratch (make_scratch), which receives the results (hand_out,
     seat_out, dealt, captured, won); do_trace: record every decision in scratch.trace
     (hand_out[H_NDEC] of them)."""
-    card_suit, bid_table = tabs.card_suit, tabs.bid_table
+    card_suit = tabs.card_suit
     win_weight, card_rate = tabs.win_weight, tabs.card_rate
     suit_mask, strength, masks, ladder = tabs.suit_mask, tabs.strength, tabs.masks, tabs.ladder
     (perm, hands, hands0, sout, captured, ts, won, rs_deal, rs_pol, ubid, utook, uscore,
@@ -560,8 +567,7 @@ def run_hand(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, play_pol,
             suit_mask, masks[2], card_rate, win_weight, sout, trace, hout, do_trace)
     else:
         trump = sequential_bids(P, rs_pol, hands, h, constrained, trump, forced_trump, bid_pol,
-                                 card_rate, win_weight, suit_mask, bid_table, sout, trace, hout,
-                                 do_trace)
+                                 tabs, turn, sout, trace, hout, do_trace)
     # The tricks are played here rather than in a phase function of their own: numba copies
     # an inlined callee's IR block by block (the cost grows with blocks x variables), and a
     # tricks phase holding both play policies doubled the kernel's cold compile time.

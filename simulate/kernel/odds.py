@@ -50,8 +50,7 @@ def _look(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, bid_pol, scr
     trump = trump_before_bids(P, rs_pol, hands, h, forced_trump, turn, tabs.card_suit, bid_pol,
                                tabs.card_rate, tabs.win_weight, trace, hout, False)
     return sequential_bids(P, rs_pol, hands, h, constrained, trump, forced_trump, bid_pol,
-                            tabs.card_rate, tabs.win_weight, tabs.suit_mask, tabs.bid_table,
-                            sout, trace, hout, False)
+                            tabs, turn, sout, trace, hout, False)
 
 
 @kernel_jit(inline=True)

@@ -33,6 +33,7 @@ from simulate.tables.layout import (
     KIND,
     M_FOOL,
     M_IF_LED,
+    N_PLAYERS,
     N_TRUMP_CHOICES,
     PLAY_GREEDY,
     TRUMP_CHOICE0,
@@ -113,6 +114,34 @@ def choose_bid(pol, rs, lo, hi, excluded, hand, h, t, win_weight, seat, prev, su
     if 0 <= excluded <= b:
         b += 1
     return b
+
+
+@kernel_jit(inline=True)
+def bid_by_rules(pol, rs, P, lo, hi, excluded, hand, h, t, weights, seat, heard_sum, heard_bits,
+                 turn, tabs):
+    """The bid of policy `pol` in lo..hi other than `excluded`, from what the seat knows:
+    its hand, the trump, the sum (and, at one card, the sequence as bits) of the bids it has
+    heard, and the turned-up card (-1: none).
+
+    table at one card: the exact informed optimum (tabs.one_card) where the configuration
+    has one; else the trained cell; else, and for every other policy, choose_bid's rule."""
+    if pol == BID_TABLE and h == 1:
+        oc = tabs.one_card
+        if oc.shape[0] == P[N_PLAYERS] and heard_bits < oc.shape[1]:
+            card = lowest_bit_index(hand)
+            u = turn + 1 if oc.shape[2] > 1 else 0
+            b = oc[seat, heard_bits, u, card]
+            if b >= 0 and lo <= b <= hi and b != excluded:
+                return np.int64(b)
+    if pol == BID_TABLE:
+        bid_table = tabs.bid_table
+        cls = hand_class(hand, h, t, weights, tabs.suit_mask, bid_table.shape[2])
+        trained = bid_table[h, seat, cls[0], cls[1], min(heard_sum, bid_table.shape[4] - 1)]
+        if trained >= 0:
+            return choose_bid(pol, rs, lo, hi, excluded, hand, h, t, weights, seat, heard_sum,
+                              tabs.suit_mask, bid_table)
+    return choose_bid(min(pol, BID_HEURISTIC), rs, lo, hi, excluded, hand, h, t, weights, seat,
+                      heard_sum, tabs.suit_mask, tabs.bid_table)
 
 
 @kernel_jit(inline=True)

@@ -157,7 +157,7 @@ def one_card_setup(v: Variant) -> OneCardSetup:
 
 # ----- the dynamic programme ------------------------------------------------------------------
 
-class _Tables:
+class TrumpFacts:
     """Per-trump card facts, with identical special cards grouped into types."""
 
     def __init__(self, v: Variant, trump: int, removed: Iterable[int] = ()) -> None:
@@ -243,7 +243,7 @@ _State = tuple
 _USED, _NAT_T, _NAT = 10, 11, 12
 
 
-def _apply(tb: _Tables, st: _State, pos: int, card: int) -> _State:
+def apply_card(tb: TrumpFacts, st: _State, pos: int, card: int) -> _State:
     """Play `card` (an individual natural card or a special type's representative)."""
     (best, best_pos, lead_sp, wil, lpw_pos, lpw_card, alw_pos, alw_card, fool_pos, fool_card,
      used, nat_t, nat) = st
@@ -271,7 +271,7 @@ def _apply(tb: _Tables, st: _State, pos: int, card: int) -> _State:
             fool_card, used, nat_t, nat)
 
 
-def _winner(tb: _Tables, st: _State) -> tuple[int, int]:
+def trick_taker(tb: TrumpFacts, st: _State) -> tuple[int, int]:
     """(position, card) of the card that takes the trick, with the precedence of the
     reference rules (simulate.reference.rules.trick_winner)."""
     (best, best_pos, lead_sp, wil, lpw_pos, lpw_card, alw_pos, alw_card, fool_pos, fool_card,
@@ -289,7 +289,7 @@ def _winner(tb: _Tables, st: _State) -> tuple[int, int]:
     return best_pos, best
 
 
-def _run(tb: _Tables, n: int) -> dict[_State, int]:
+def _run(tb: TrumpFacts, n: int) -> dict[_State, int]:
     """Final states -> number of ordered n-card sequences (from the deck minus tb.removed)
     reaching them. Positions are play positions (0 = the lead)."""
     start: _State = (-1,) * 10 + ((0,) * len(tb.type_rep), 0, 0)
@@ -301,18 +301,18 @@ def _run(tb: _Tables, n: int) -> dict[_State, int]:
             for k, rep in enumerate(tb.type_rep):        # special cards, by type
                 avail = tb.type_copies[k] - used[k]
                 if avail > 0:
-                    s2 = _apply(tb, st, pos, rep)
+                    s2 = apply_card(tb, st, pos, rep)
                     nxt[s2] = nxt.get(s2, 0) + ways * avail
             best = st[0]
             if best < 0:
                 # no suited card yet, hence no natural card played yet: each one individually
                 for d in tb.naturals:
                     if d not in tb.removed:
-                        s2 = _apply(tb, st, pos, d)
+                        s2 = apply_card(tb, st, pos, d)
                         nxt[s2] = nxt.get(s2, 0) + ways
                 continue
             for d in tb.beaters(best):          # never played before (see the module doc)
-                s2 = _apply(tb, st, pos, d)
+                s2 = apply_card(tb, st, pos, d)
                 nxt[s2] = nxt.get(s2, 0) + ways
             of_t, other = tb.nonbeaters(best)   # every natural played so far is in here
             a_t = of_t - nat_t
@@ -336,7 +336,7 @@ def _card_counts(v: Variant, trump: int, n: int, removed: Iterable[int] = (),
     cards whose turn-up makes `trump` the trump (natural cards of that suit; special cards
     for no trump).
     """
-    tb = _Tables(v, trump, removed)
+    tb = TrumpFacts(v, trump, removed)
     final = _run(tb, n)
     n_specials = sum(tb.type_copies)
     n_t = sum(1 for d in tb.naturals if tb.is_trump_suit[d] and d not in tb.removed)
@@ -349,7 +349,7 @@ def _card_counts(v: Variant, trump: int, n: int, removed: Iterable[int] = (),
                 continue
             ways *= w
         total += ways
-        key = _winner(tb, st)
+        key = trick_taker(tb, st)
         out[key] = out.get(key, 0) + ways
     return out, total
 
@@ -527,7 +527,7 @@ def one_card_win_table(v: Variant, trump: str | int | None = None,
             if t not in allc.by_trump:
                 raise ValueError(f"{v.canonical}: trump {TRUMP_NAMES[t]} cannot turn up")
             per_trump = {t: allc.by_trump[t][0]}
-            tb = _Tables(v, t)
+            tb = TrumpFacts(v, t)
             n_t = sum(1 for d in tb.naturals if tb.is_trump_suit[d]) if t != NT \
                 else sum(tb.type_copies)
 

@@ -7,6 +7,7 @@ designer's new formula costs nothing per hand.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -30,7 +31,7 @@ from simulate.rules.expr import evaluate_grid
 from simulate.rules.variant import Variant
 from simulate.tables import layout as L
 from simulate.tables.bidder import get_card_rate, set_card_rate
-from simulate.tables.trained import load_trained
+from simulate.tables.trained import load_one_card, load_trained
 from simulate.util.memo import KeyedCache
 
 # rules-file value -> code (the codes' member names are the values upper-cased)
@@ -39,6 +40,8 @@ FORMS = {f.name.lower(): int(f) for f in BiddingForm}
 CONSTRAINTS = {c.name.lower(): int(c) for c in BidConstraint}
 ALL_PASS = {a.name.lower(): int(a) for a in AllPass}
 EFFECTS = {e.name.lower(): int(e) for e in EventEffect}
+
+NO_ONE_CARD = np.full((1, 1, 1, 1), -1, dtype=np.int8)   # no exact one-card table
 
 # compiled tables and the hand sizes with a trained bid table, by canonical string
 _tables: KeyedCache[str, RuleTables] = KeyedCache()
@@ -70,6 +73,7 @@ class KernelTables(NamedTuple):
     lead_beaters: np.ndarray
     card_rate: np.ndarray
     bid_table: np.ndarray
+    one_card: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -100,6 +104,9 @@ class RuleTables:
     card_rate: np.ndarray    # float64[H+1, 5, D] tricks a card takes per hand it is dealt in
     bid_table: np.ndarray    # int8[H+1, n, E, H+1, H+2] trained bid by (hand size, seat,
                              # expected-tricks bin, trumps held, sum of earlier bids); -1 untrained
+    one_card: np.ndarray     # int8[n, 2**(n-1), U, D] exact one-card bid by (seat, earlier
+                             # bids as bits in bidding order, turned-up card + 1 (U = D + 1) or
+                             # 0 (U = 1: fixed trump), card); shape (1, 1, 1, 1) = none
 
 
     def as_tuple(self) -> KernelTables:
@@ -108,7 +115,7 @@ class RuleTables:
                             self.strength, self.win_weight, self.score, self.lose_bonus,
                             self.as_exact, self.all_exact, self.defenders, self.ladder,
                             self.card_suit, self.srank, self.by_rank, self.beaters,
-                            self.lead_beaters, self.card_rate, self.bid_table)
+                            self.lead_beaters, self.card_rate, self.bid_table, self.one_card)
 
 
 def compile_tables(v: Variant) -> RuleTables:
@@ -123,6 +130,11 @@ def trained_sizes(v: Variant) -> list[int]:
     return list(_trained_sizes.get(v.canonical) or [])
 
 
+def record_one_card(v: Variant, one_card: np.ndarray) -> None:
+    """Use this exact one-card bid table for `v` from now on (after building it in-process)."""
+    _tables.put(v.canonical, dataclasses.replace(compile_tables(v), one_card=one_card))
+
+
 def record_trained_sizes(v: Variant, sizes: list[int]) -> None:
     """Note that `v` now has trained bid tables for `sizes` (after training it in-process)."""
     _trained_sizes.put(v.canonical, sorted(set(sizes)))
@@ -135,6 +147,9 @@ def _compile_with_bidder_data(v: Variant) -> RuleTables:
         if rate is not None:
             tables.card_rate[h] = rate
     sizes = load_trained(v, tables)
+    one_card = load_one_card(v)
+    if one_card is not None:
+        tables = dataclasses.replace(tables, one_card=one_card)
     for h in sizes:
         set_card_rate(v.canonical, h, tables.card_rate[h])
     _trained_sizes.put(v.canonical, sizes)
@@ -251,7 +266,8 @@ def _compile(v: Variant) -> RuleTables:
     return RuleTables(P, eff, power, mech, suit_mask, masks, strength, win_weight, score,
                       lose_bonus, as_exact, all_exact, defenders, ladder, card_suit, srank,
                       by_rank, beaters, lead_beaters, win_weight.copy(),
-                      np.full((H + 1, n, 2 * H + 2, H + 1, H + 2), -1, dtype=np.int8))
+                      np.full((H + 1, n, 2 * H + 2, H + 1, H + 2), -1, dtype=np.int8),
+                      NO_ONE_CARD)
 
 
 def _lead_beaters(v: Variant, mech: np.ndarray, beaters: np.ndarray) -> np.ndarray:

@@ -58,13 +58,42 @@ def load_trained(v: Variant, tables: RuleTables) -> list[int]:
     return []
 
 
-def save_trained(v: Variant, tables: RuleTables, sizes: list[int], folder: Path) -> Path:
-    """Write the bid tables and card rates of `sizes` to this configuration's file in
-    `folder` (atomically); return its path."""
+def load_one_card(v: Variant) -> np.ndarray | None:
+    """The exact one-card bid table of exactly this configuration (see RuleTables.one_card),
+    from its trained file (shipped folder first, then the user's), or None."""
+    for folder in (SHIPPED_DIR, user_dir()):
+        path = table_file(v, folder)
+        if not path.is_file():
+            continue
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                if str(data["canonical"]) != v.canonical or int(data["format"]) != FORMAT or \
+                        "one_card" not in data.files:
+                    continue
+                table = np.asarray(data["one_card"], dtype=np.int8)
+                if table.ndim == 4 and table.shape[0] == v.players:
+                    return table
+        except (OSError, KeyError, ValueError):
+            continue
+    return None
+
+
+def save_trained(v: Variant, tables: RuleTables, sizes: list[int], folder: Path,
+                 one_card: np.ndarray | None = None) -> Path:
+    """Write the bid tables and card rates of `sizes`, and the exact one-card table (given,
+    or the tables' own where they hold one), to this configuration's file in `folder`
+    (atomically); return its path."""
+    if one_card is None and tables.one_card.shape[0] == v.players:
+        one_card = tables.one_card
+
     def write(tmp: str) -> None:
+        arrays: dict[str, np.ndarray] = {
+            "canonical": np.array(v.canonical), "format": np.array(FORMAT),
+            "sizes": np.array(sorted(sizes)), "bid_table": tables.bid_table,
+            "card_rate": tables.card_rate}
+        if one_card is not None:
+            arrays["one_card"] = one_card
         with open(tmp, "wb") as fh:
-            np.savez_compressed(fh, canonical=np.array(v.canonical), format=np.array(FORMAT),
-                                sizes=np.array(sorted(sizes)), bid_table=tables.bid_table,
-                                card_rate=tables.card_rate)
+            np.savez_compressed(fh, **arrays)  # type: ignore[arg-type]
 
     return write_atomically(table_file(v, folder), write)
