@@ -117,6 +117,38 @@ def test_port_in_use_is_one_line() -> None:
     assert proc.returncode == 2 and "give another --port" in proc.stderr
 
 
+BIG = {"game": "oh_hell", "hand": "AS KH 7D 2C 9S 8H QC", "seat": 3, "trump": "H",
+       "samples": 1_000_000, "exhaustive": "true"}
+
+
+def _settled(url: str, before: dict[str, int], cancelled: int) -> dict[str, int]:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        now = httpx.get(f"{url}/api/status", timeout=5).json()
+        if now["cancelled"] >= before["cancelled"] + cancelled and now["inflight"] == 0:
+            return dict(now)
+        time.sleep(0.1)
+    raise AssertionError(f"the abandoned query did not stop: {now}")
+
+
+def test_a_client_that_goes_away_stops_its_query(live: LiveServer) -> None:
+    before = httpx.get(f"{live.url}/api/status", timeout=5).json()
+    # the stream: read a progress line, then hang up
+    with httpx.Client(base_url=live.url, timeout=30) as client:
+        with client.stream("GET", "/api/odds/stream", params={**BIG, "seed": 7001}) as r:
+            assert r.status_code == 200
+            first = next(r.iter_lines())
+            assert '"progress"' in first
+    _settled(live.url, before, 1)
+    # the plain answer: give up waiting after half a second
+    with pytest.raises(httpx.TimeoutException):
+        httpx.get(f"{live.url}/api/odds", params={**BIG, "seed": 7002}, timeout=0.5)
+    after = _settled(live.url, before, 2)
+    assert after["hits"] == before["hits"]          # nothing half-done was cached
+    again = httpx.get(f"{live.url}/api/odds", params={**ODDS, "seed": 7003}, timeout=60)
+    assert again.status_code == 200
+
+
 # ----- the pages in a real browser ---------------------------------------------------------
 
 def _browser() -> tuple[Any, str]:

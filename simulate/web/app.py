@@ -160,6 +160,10 @@ def _page_routes(app: FastAPI, state: State) -> None:
     async def compare_page() -> FileResponse:
         return FileResponse(STATIC / "compare.html")
 
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> Response:
+        return Response(status_code=204)
+
     @app.get("/report", include_in_schema=False)
     async def report_slash() -> RedirectResponse:
         return RedirectResponse("/report/")
