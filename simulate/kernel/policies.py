@@ -8,6 +8,8 @@ play has the same distribution.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from simulate.kernel.bits import lowest_bit_index, lowest_bit_index_reversed, nth_set_bit, popcount
@@ -31,17 +33,20 @@ from simulate.tables.layout import (
     FOOL_NEEDS_EXACT,
     FOOL_POINTS,
     KIND,
+    LOWER_WINS,
     M_FOOL,
     M_IF_LED,
     N_PLAYERS,
     N_TRUMP_CHOICES,
     PLAY_GREEDY,
+    TEAMS,
     TRUMP_CHOICE0,
 )
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
 HOLD_CHANCE = 0.75   # precision play takes a trick with a card this likely to hold it
+MIN_SPREAD = 0.3     # the heuristic's trick estimate is never surer than this (in tricks)
 
 
 @kernel_jit(inline=True)
@@ -86,10 +91,13 @@ def choose_trump(pol, rs, P, hand, h, win_weight):
 @kernel_jit(inline=True)
 def choose_bid(pol, rs, lo, hi, excluded, hand, h, t, win_weight, seat, prev, suit_mask,
                bid_table):
-    """A bid in lo..hi other than `excluded` (-1 when nothing is excluded).
+    """A bid in lo..hi other than `excluded` (-1 when nothing is excluded) by the rounded
+    sum of the card weights (greedy; the heuristic in team games; the hook check of whole
+    games), or uniformly at random.
 
     table: the trained bid for (seat, hand class, sum of the bids before) where the hand
-    class is (expected tricks in half tricks, trumps held); untrained cells bid heuristic.
+    class is (expected tricks in half tricks, trumps held); untrained cells bid the rounded
+    sum (bid_by_rules routes them to the scoring heuristic instead).
     """
     if pol != BID_RANDOM:
         est = hand_weight(hand, h, t, win_weight)
@@ -117,6 +125,61 @@ def choose_bid(pol, rs, lo, hi, excluded, hand, h, t, win_weight, seat, prev, su
 
 
 @kernel_jit(inline=True)
+def _normal_cdf(x):
+    return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
+
+
+@kernel_jit(inline=True)
+def trick_moments(hand, h, t, rate):
+    """Mean and variance of the tricks `hand` takes under trump t, each card taking one
+    with its measured rate (rate[h, t, card], capped to 0..1) independently of the others."""
+    mean = 0.0
+    var = 0.0
+    m = hand
+    while m != ZERO:
+        c = lowest_bit_index(m)
+        m &= m - ONE
+        p = min(max(rate[h, t, c], 0.0), 1.0)
+        mean += p
+        var += p * (1.0 - p)
+    return mean, var
+
+
+@kernel_jit(inline=True)
+def expected_bid_score(b, h, mean, spread, score_t):
+    """E[score | bid b] when the tricks follow a normal law (mean, spread) rounded to
+    0..h (continuity-corrected, the tails in 0 and h), scored by score_t[h, b, tricks]."""
+    total = 0.0
+    below_t = 0.0
+    for t in range(h + 1):
+        upto = 1.0 if t == h else _normal_cdf((t + 0.5 - mean) / spread)
+        total += (upto - below_t) * score_t[h, b, t]
+        below_t = upto
+    return total
+
+
+@kernel_jit(inline=True)
+def best_scoring_bid(lo, hi, excluded, h, mean, var, score_t, lower_wins):
+    """The bid in lo..hi (not `excluded`) with the best expected score under this
+    variant's score table for the trick estimate (mean, var); ties go to the bid nearest
+    the mean. The lowest expected score where low totals win."""
+    spread = max(math.sqrt(var), MIN_SPREAD)
+    best = -1
+    best_v = -1e300
+    for b in range(lo, hi + 1):
+        if b == excluded:
+            continue
+        e = expected_bid_score(b, h, mean, spread, score_t)
+        if lower_wins:
+            e = -e
+        if best < 0 or e > best_v + 1e-9 or \
+                (abs(e - best_v) <= 1e-9 and abs(b - mean) < abs(best - mean)):
+            best = b
+            best_v = e
+    return best
+
+
+@kernel_jit(inline=True)
 def bid_by_rules(pol, rs, P, lo, hi, excluded, hand, h, t, weights, seat, heard_sum, heard_bits,
                  turn, tabs):
     """The bid of policy `pol` in lo..hi other than `excluded`, from what the seat knows:
@@ -124,7 +187,9 @@ def bid_by_rules(pol, rs, P, lo, hi, excluded, hand, h, t, weights, seat, heard_
     heard, and the turned-up card (-1: none).
 
     table at one card: the exact informed optimum (tabs.one_card) where the configuration
-    has one; else the trained cell; else, and for every other policy, choose_bid's rule."""
+    has one; else the trained cell. heuristic, and the table's untrained cells: the bid with
+    the best expected score under this variant's score table for the hand's trick estimate
+    (trick_moments); in team games, and for greedy and random, choose_bid's rule."""
     if pol == BID_TABLE and h == 1:
         oc = tabs.one_card
         if oc.shape[0] == P[N_PLAYERS] and heard_bits < oc.shape[1]:
@@ -140,6 +205,9 @@ def bid_by_rules(pol, rs, P, lo, hi, excluded, hand, h, t, weights, seat, heard_
         if trained >= 0:
             return choose_bid(pol, rs, lo, hi, excluded, hand, h, t, weights, seat, heard_sum,
                               tabs.suit_mask, bid_table)
+    if pol >= BID_HEURISTIC and P[TEAMS] == 0:
+        mean, var = trick_moments(hand, h, t, weights)
+        return best_scoring_bid(lo, hi, excluded, h, mean, var, tabs.score, P[LOWER_WINS] == 1)
     return choose_bid(min(pol, BID_HEURISTIC), rs, lo, hi, excluded, hand, h, t, weights, seat,
                       heard_sum, tabs.suit_mask, tabs.bid_table)
 

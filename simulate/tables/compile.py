@@ -202,6 +202,7 @@ def _compile(v: Variant) -> RuleTables:
     P[L.MAX_HAND], P[L.MAX_BID] = H, B
     P[L.OVERRIDE_SEAT] = -1
     P[L.FACE_UP_LEFTOVERS] = int(bool(v.options.get("face_up_leftovers")))
+    P[L.LOWER_WINS] = int(v.rule("end.better", "higher") == "lower")
 
     eff = np.array(v.eff_suit_table, dtype=np.int64)
     power = np.array(v.power_table, dtype=np.int64)

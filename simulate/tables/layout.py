@@ -54,7 +54,8 @@ OVERRIDE_BID = OVERRIDE_SEAT + 1
 OVERTRICKS_PAY = OVERRIDE_BID + 1   # contract makers still gain from tricks past the contract
 DEFENDERS_PAY = OVERTRICKS_PAY + 1  # defenders gain from every trick they take
 FACE_UP_LEFTOVERS = DEFENDERS_PAY + 1   # the undealt cards lie face up (seen by all)
-P_SIZE = FACE_UP_LEFTOVERS + 1
+LOWER_WINS = FACE_UP_LEFTOVERS + 1      # the lowest total wins (bidders minimise the score)
+P_SIZE = LOWER_WINS + 1
 
 # --- codes --------------------------------------------------------------------------------
 CH_FIXED = int(TrumpChooser.FIXED)

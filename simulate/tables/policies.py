@@ -6,7 +6,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from simulate.errors import BidlabInputError
+from simulate.rules.variant import Variant
 from simulate.tables import layout as L
+from simulate.tables.compile import compile_tables, trained_sizes
 
 
 @dataclass(frozen=True)
@@ -58,14 +60,19 @@ BID = {
                          "while its hand, a trick from its partner and a share of the widow "
                          "support it; discards its weakest card; never goes alone."),
     "heuristic": PolicyInfo("heuristic", L.BID_HEURISTIC,
-                            "Expected tricks from per-card win estimates for this game, player "
-                            "count, hand size and trump: for every card, the tricks it took per "
-                            "hand it was dealt in, measured once by simulating the variant with "
-                            "precision play (a fixed calibration seed). Bids that sum rounded to "
-                            "the nearest legal bid (stepping off one the hook forbids, within "
-                            "Max Bet), names the trump with the largest sum, and in an auction "
-                            "raises while the sum, a trick from its partner and a share of the "
-                            "widow support the next step."),
+                            "Estimates how many tricks the hand takes from per-card win "
+                            "estimates for this game, player count, hand size and trump (for "
+                            "every card, the tricks it took per hand it was dealt in, measured "
+                            "once by simulating the variant with precision play, a fixed "
+                            "calibration seed): a trick distribution with the cards' rates "
+                            "summed as its mean and their spread as independent chances (at "
+                            "least 0.3 trick), a normal law rounded to 0..h. It bids the bid "
+                            "with the best expected score under this variant's own score table "
+                            "(the lowest where low totals win) among those the hook or Max Bet "
+                            "allow, so a scoring change changes its bids with no training; in "
+                            "team games it bids the rounded sum. Names the trump with the "
+                            "largest sum, and in an auction raises while the sum, a trick from "
+                            "its partner and a share of the widow support the next step."),
     "table": PolicyInfo("table", L.BID_TABLE,
                         "Bids the bid with the best expected score (the lowest where low totals "
                         "win) for its hand class "
@@ -75,8 +82,12 @@ BID = {
                         "built by self-play: starting from the heuristic bidder, every sampled "
                         "deal is replayed once per candidate bid with the same random numbers, "
                         "each cell takes its best bid, and this repeats until fewer than 1% of "
-                        "the cells change. Cells seen too rarely in training, and auctions, "
-                        "use the heuristic; trump choices are the heuristic's."),
+                        "the cells change. At one card it bids the exact informed optimum "
+                        "(its card, the turn-up and the exact earlier bids) where the rules "
+                        "allow one. Cells seen too rarely in training, and auctions, "
+                        "use the heuristic; trump choices are the heuristic's. Without a "
+                        "trained table for the configuration it is the heuristic, and is named "
+                        "so."),
 }
 
 
@@ -104,3 +115,31 @@ STARS = PolicyInfo("threshold", -1,
                    "threshold in points (2 by default); smaller losses keep the star for a "
                    "costlier hand or for the five-star win "
                    "(simulate.reference.engine.StarThreshold).")
+
+
+FALLBACK = "heuristic: no trained table for this configuration"
+
+
+def _sizes_text(sizes: Sequence[int]) -> str:
+    listed = ", ".join(str(h) for h in sorted(sizes))
+    return f"{listed} card" + ("" if list(sizes) == [1] else "s")
+
+
+def bid_policy_label(v: Variant, name: str, hand_sizes: Sequence[int] | None = None) -> str:
+    """How outputs must name bid policy `name` for `v` over `hand_sizes` (default: the whole
+    schedule): "table" only where a trained table (or, at one card, the exact one-card
+    table) exists for exactly this configuration; where none does the table bidder is the
+    heuristic, and is named FALLBACK; a table for some sizes only says which."""
+    if name != "table":
+        return name
+    sizes = sorted(set(hand_sizes or v.schedule))
+    covered = set(trained_sizes(v))
+    if compile_tables(v).one_card.shape[0] == v.players:
+        covered.add(1)
+    have = [h for h in sizes if h in covered]
+    rest = [h for h in sizes if h not in covered]
+    if not rest:
+        return "table"
+    if not have:
+        return FALLBACK
+    return f"table at {_sizes_text(have)}; {FALLBACK} at {_sizes_text(rest)}"
