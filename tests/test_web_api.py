@@ -15,6 +15,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("fastapi")
 pytest.importorskip("httpx")
@@ -292,7 +294,9 @@ def _fake_report(tmp: Path) -> tuple[Path, sim.Variant, int]:
     (tmp / "data" / "manifest.json").write_text(json.dumps(manifest))
     site = tmp / "site"
     site.mkdir()
-    (site / "index.html").write_text("<!doctype html><title>report</title><p>the report</p>")
+    (site / "index.html").write_text("<!doctype html><title>report</title><p>the report</p>"
+                                     '<a class="calc" data-calc="/odds?game=hoffer">try</a>')
+    (site / "style.css").write_text("body {}")
     return site, v, h
 
 
@@ -301,7 +305,12 @@ def test_cheat_sheet_cell_and_served_report(tmp_path: Path) -> None:
 
     site, v, h = _fake_report(tmp_path)
     with TestClient(create_app(site, warm=False)) as c:
-        assert "the report" in c.get("/report/").text
+        page = c.get("/report/").text
+        assert "the report" in page and 'href="/odds?game=hoffer"' in page  # made live
+        assert c.get("/report/style.css").text == "body {}"
+        assert c.get("/report/../../etc/passwd").status_code == 404
+        assert c.get("/report/%2e%2e/%2e%2e/etc/passwd").status_code == 404
+        assert c.get("/report/nothing.html").status_code == 404
         r = c.get("/api/odds", params={"game": v.name, "players": 3, "hand": "KS 7H",
                                        "seat": 2, "bids_before": "1,0", "samples": 2_000})
         assert r.status_code == 200, r.text
@@ -318,3 +327,56 @@ def test_cheat_sheet_cell_and_served_report(tmp_path: Path) -> None:
         [sheet[k] == x for k, x in cell["class"].items()])]
     assert cell["text"] == row.iloc[0]["text"]
     assert cell["best"] == int(row.iloc[0]["best"]) and "compact_bid" in cell
+
+
+@pytest.mark.parametrize(("game", "hand", "seat", "trump"), [
+    ("oh_hell", "AS KH 7D 2C", 3, "H"),          # a turned-up trump: in the link
+    ("kings_and_fools", "KS FOOL 7H", 0, None),  # trump fixed by the rules: not in it
+    ("hasenpfeffer", "JOKER JS AS KH 9D 10C", 0, None),
+])
+def test_report_example_link_gives_the_same_numbers(client: TestClient, game: str, hand: str,
+                                                    seat: int, trump: str | None) -> None:
+    from types import SimpleNamespace
+    from urllib.parse import parse_qsl
+
+    from reports.html.site import calculator_link
+
+    v = sim.load_variant(game)
+    df = bid_odds(v, hand, seat=seat, trump=trump, samples=3_000, seed=4)
+    g = SimpleNamespace(name=v.name, players=v.players, canonical=v.canonical)
+    link = calculator_link(g, df.attrs)  # type: ignore[arg-type]
+    href = link.split('data-calc="')[1].split('"')[0].replace("&amp;", "&")
+    assert href.startswith("/odds?")
+    params = dict(parse_qsl(href.split("?", 1)[1]))
+    assert ("trump" in params) == (trump is not None)
+    body = client.get("/api/odds", params=params).json()
+    assert [r["bid"] for r in body["best"]] == df[df.best].bid.tolist()
+    assert [r["n"] for r in body["rows"]] == df.n.tolist()
+    g.canonical = v.canonical.replace("(", "@0123456789(", 1)       # a game from a file
+    assert calculator_link(g, df.attrs) == ""  # type: ignore[arg-type]
+
+
+TEXT = st.sampled_from(["", " ", "x", "1", "-1", "0", "3", "1,1", "1,,1", "9" * 30, "AS",
+                        "AS KS", "NT", "S", "h", "♠", "HIJO", "FOOL FOOL", "KS QH 9H 4D 2C",
+                        "1e3", "nan", "table,table", "greedy", "\x00", "é", "a=b", "hook=",
+                        "hook=false", "players=3", "=", "../x.toml", "upload:", "true"])
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+          HealthCheck.function_scoped_fixture], derandomize=True)
+@given(game=st.sampled_from(["hoffer", "oh_hell", "hasenpfeffer", "nope", ""]),
+       params=st.dictionaries(st.sampled_from(["players", "hand", "seat", "trump",
+                                               "bids_before", "samples", "seed", "field",
+                                               "play", "set", "exhaustive"]), TEXT, max_size=6))
+def test_no_query_is_a_server_error(client: TestClient, game: str, params: dict[str, str]
+                                    ) -> None:
+    query = {"game": game, "samples": "300", **params}
+    if query["samples"].isdigit() and int(query["samples"]) > 2_000:
+        query["samples"] = "300"                      # keep the good ones quick
+    r = client.get("/api/odds", params=query)
+    assert r.status_code in (200, 413, 422), (query, r.text)
+    if r.status_code != 200:
+        body = r.json()
+        assert body["error"] and "\n" not in body["error"] and "Traceback" not in body["error"]
+    else:
+        assert len(r.json()["best"]) >= 1

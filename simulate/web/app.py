@@ -129,6 +129,12 @@ def create_app(report: Path | None = None, workers: int = 2, queue: int = 8,
         sentence, field = validation_sentence(list(exc.errors()))
         return refusal(sentence, 422, field)
 
+    @app.exception_handler(Exception)
+    async def _crash(_request: Request, exc: Exception) -> JSONResponse:
+        # a bug, not bad input: still one JSON sentence, never a traceback to the client
+        return refusal(f"internal error, please report it: {type(exc).__name__}: {exc}", 500,
+                       None)
+
     _page_routes(app, state)
     _game_routes(app, state)
     _odds_routes(app, state)
@@ -138,15 +144,9 @@ def create_app(report: Path | None = None, workers: int = 2, queue: int = 8,
 
 def _page_routes(app: FastAPI, state: State) -> None:
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    if state.report is not None:
-        app.mount("/report", StaticFiles(directory=state.report, html=True), name="report")
-    else:
-        @app.get("/report/", include_in_schema=False)
-        async def no_report() -> HTMLResponse:
-            return HTMLResponse("<!doctype html><title>bidlab report</title><p>No report is "
-                                "served: run <code>make report</code> (it writes "
-                                "out/report/site) or start <code>bidlab serve --report "
-                                "DIR</code>. <a href='/odds'>Bid odds</a></p>", 404)
+    @app.get("/report/{path:path}", include_in_schema=False)
+    async def report_file(path: str) -> Response:
+        return _report_file(state.report, path)
 
     @app.get("/", include_in_schema=False)
     async def home() -> RedirectResponse:
@@ -167,6 +167,29 @@ def _page_routes(app: FastAPI, state: State) -> None:
     @app.get("/report", include_in_schema=False)
     async def report_slash() -> RedirectResponse:
         return RedirectResponse("/report/")
+
+
+NO_REPORT = ("<!doctype html><title>bidlab report</title><p>No report is served: run <code>make "
+             "report</code> (it writes out/report/site) or start <code>bidlab serve --report "
+             "DIR</code>. <a href='/odds'>Bid odds</a></p>")
+
+
+def _report_file(root: Path | None, path: str) -> Response:
+    """A file of the report site; its pages with the example hands' calculator links made
+    live (the static site keeps them in data-calc: opened from disk there is no server)."""
+    if root is None:
+        return HTMLResponse(NO_REPORT, 404)
+    base = root.resolve()
+    target = (base / path).resolve()
+    if target.is_dir():
+        target = target / "index.html"
+    if not target.is_relative_to(base) or not target.is_file():
+        return HTMLResponse("<!doctype html><title>not found</title><p>No such page in the "
+                            "report. <a href='/report/'>The report</a></p>", 404)
+    if target.suffix == ".html":
+        text = target.read_text(encoding="utf-8")
+        return HTMLResponse(text.replace(' data-calc="', ' href="'))
+    return FileResponse(target)
 
 
 def _input_error(exc: BidlabInputError, policies: str | None = None) -> JSONResponse:

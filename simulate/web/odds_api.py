@@ -152,7 +152,7 @@ def run_odds(job: Job, v: Variant, q: OddsQuery, sheets: SheetStore) -> dict[str
     else:
         panel = field_panel(v, q.hand, fields=list(q.fields), **args,
                             progress=lambda i, a, d: job.check(
-                                (i + a / q.samples) / n,
+                                (i + min(1.0, a / q.samples)) / n,   # a batch may overshoot
                                 f"field {q.fields[i]}: {a:,} of {d:,} deals accepted"))
         df = panel.attrs["tables"][q.fields[0]]
         panel_json = {"robust": bool(panel.attrs["robust"]),
