@@ -32,9 +32,11 @@ import os
 import shutil
 import tempfile
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
 
 import pandas as pd
 
@@ -354,6 +356,24 @@ def _vs_best(x: Row) -> str:
     return diff + (" tie" if x.get("tie") else "")
 
 
+def calculator_link(g: GameReport, a: Mapping[Any, Any]) -> str:
+    """A link opening an example hand in `bidlab serve`'s bid-odds calculator with the same
+    seat, trump, samples and seed, so the same numbers. The target is in data-calc, not
+    href: a report opened from disk has no calculator, and `bidlab serve` turns it into the
+    href when it serves the report. "" for a game loaded from a file (the server knows
+    shipped games by name only)."""
+    if "@" in g.canonical or not a.get("hand"):
+        return ""
+    query: dict[str, Any] = {"game": g.name, "players": g.players, "hand": a["hand"],
+                             "seat": a.get("seat", 0)}
+    if a.get("trump") and a.get("trump_mode") not in ("fixed", "chosen by this seat"):
+        query["trump"] = a["trump"]
+    query.update({"samples": a.get("samples", 100_000), "seed": a.get("seed", 0)})
+    return (f' <a class="calc" data-calc="/odds?{esc(urlencode(query))}" title="the bid-odds '
+            'calculator: with the report served by bidlab serve (at /report/)">try it in the '
+            'calculator</a>')
+
+
 def _one_odds(g: GameReport, r: SizeReport, odds: pd.DataFrame, d: Path, root: Path,
               thin: int) -> str:
     a = odds.attrs
@@ -403,7 +423,8 @@ def _one_odds(g: GameReport, r: SizeReport, odds: pd.DataFrame, d: Path, root: P
     ties = a.get("ties") or []
     close = (f' {TOO_CLOSE}: bids {esc(", ".join(map(str, ties)))} tie with the best.'
              if a.get("too_close") and ties else "")
-    setup = (f'<h4>{esc(label.capitalize())} hand: <b>{esc(str(a.get("hand", "?")))}</b></h4>'
+    setup = (f'<h4>{esc(label.capitalize())} hand: <b>{esc(str(a.get("hand", "?")))}</b>'
+             f'{calculator_link(g, a)}</h4>'
              f'<p class="note">Seat {esc(str(a.get("seat", "?")))} (0 = dealer\'s left); '
              f"{trump_text}; {rate}; seed {esc(str(a.get('seed', '?')))}; others play "
              f'{esc(str(a.get("play", "?")))} and bid {esc(str(a.get("bid", "?")))}; {whose}. '
