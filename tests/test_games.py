@@ -282,7 +282,7 @@ def test_games_and_compare_commands(capsys: pytest.CaptureFixture[str]) -> None:
         (["compare", "oh_hell", "-p", "7", "--vs", "hoffer", "--games", "10"], "hoffer"),
         (["games", "oh_hell", "--policies", "greedy", "--games", "10"], "PLAY+BID"),
         (["games", "oh_hell", "--skill-policies", "greedy+greedy", "--games", "10"],
-         "STRONG,WEAK"),
+         "STRONG,FIELD"),
         (["games", "oh_hell", "--out", "x.txt"], ".parquet or .csv"),
         (["games", "oh_hell", "--out", "a\x00b.csv"], "not a usable file name"),
         (["report", "hoffer", "--out", "a\x00b"], "not a usable folder name"),

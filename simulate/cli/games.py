@@ -23,6 +23,8 @@ from simulate.errors import BidlabInputError
 from simulate.rules.variant import Variant
 
 SKILL_GAMES = 50_000      # most games per seating behind the skill index
+CEILING_GAMES = 5_000     # default games per seating behind the luck ceiling (it plays every
+                          # bid of its hands, so it costs a few times more)
 
 
 def _train_missing(configs: Sequence[Variant]) -> None:
@@ -53,9 +55,10 @@ def game_policy_options(func: Callable[..., Any]) -> Callable[..., Any]:
                      help="Horseshoes with stars: spend a star on hands costing at least this."),
         click.option("--skill/--no-skill", default=True, show_default=True,
                      help="Also measure the skill index (one strong seat among weaker ones)."),
-        click.option("--skill-policies", default=None, metavar="STRONG,WEAK",
-                     help="The strong and the weak policy of the skill index (default: "
-                          "the strong one is --policies' default, the weak greedy+heuristic)."),
+        click.option("--skill-policies", default=None, metavar="STRONG,FIELD",
+                     help="The strong policy of the skill index and the field's (default: "
+                          "precision + the best bidder trained for every configuration, "
+                          "among greedy+heuristic)."),
         click.option("--workers", type=int, default=None,
                      help="Threads, or dask worker processes with --dask local (default: all "
                           "cores)."),
@@ -109,7 +112,7 @@ def _skill_pair(text: str) -> tuple[str, str]:
     """--skill-policies STRONG,WEAK."""
     items = [t.strip() for t in text.split(",")]
     if len(items) != 2 or not all(items):
-        raise BidlabInputError(f"--skill-policies {text!r}: give STRONG,WEAK, e.g. "
+        raise BidlabInputError(f"--skill-policies {text!r}: give STRONG,FIELD, e.g. "
                                "precision+table,greedy+heuristic")
     return items[0], items[1]
 
@@ -123,34 +126,44 @@ def _describe_policies(policies: str | list[str]) -> str:
 @click.command()
 @variant_options
 @game_policy_options
+@click.option("--ceiling-games", type=int, default=CEILING_GAMES, show_default=True,
+              help="Games per seating behind the luck ceiling (a clairvoyant bidder; it plays "
+                   "every bid of its hands out, so it is slower); 0 leaves it out.")
 def games(v: Variant, games: int, seed: int, policies: str | None, star_threshold: int,
-          skill: bool, skill_policies: str | None, workers: int | None, dask: str | None,
-          scheduler: str | None, out: str | None, progress: bool | None) -> None:
+          skill: bool, skill_policies: str | None, ceiling_games: int, workers: int | None,
+          dask: str | None, scheduler: str | None, out: str | None,
+          progress: bool | None) -> None:
     """Play whole games of VARIANT and print the balance metrics with 95% CIs: win share,
     score and bid accuracy by seat, game length, ties, margins, everyone-exact hands, the
-    hook, special cards and the skill index."""
-    from simulate.games.compare import skill_index
+    hook, special cards, and the skill index with its bidding and play parts and the luck
+    ceiling."""
     from simulate.games.metrics import format_metrics
-    from simulate.games.simulate import simulate_games
+    from simulate.games.simulate import HAND_BY_HAND, simulate_games
+    from simulate.games.skill import FIELD, best_bidder, format_skill, skill_profile
 
     check_out(out)
+    if ceiling_games < 0:
+        raise BidlabInputError(f"--ceiling-games {ceiling_games}: give a number of games, "
+                               "or 0 to leave the luck ceiling out")
     _warn_inert([v])
     pols = _policy_list(policies or "precision+table")
-    strong, weak = _skill_pair(skill_policies or "precision+table,greedy+heuristic")
+    strong, field = _skill_pair(skill_policies or f"precision+{best_bidder([v])},{FIELD}")
     show = show_progress(progress)
     skill_games = min(games, SKILL_GAMES)
     with _game_backend(workers, dask, scheduler) as backend:
         res = simulate_games(v, games, seed=seed, policies=pols, stars=star_threshold,
                              workers=workers, progress=show, backend=backend)
-        sk = skill_index(v, skill_games, seed=seed, strong=strong, weak=weak,
-                         stars=star_threshold, workers=workers,
-                         backend=backend) if skill else None
+        prof = skill_profile(v, skill_games, seed=seed, strong=strong, field=field,
+                             ceiling_games=min(ceiling_games, games) or None,
+                             stars=star_threshold, workers=workers,
+                             backend=backend) if skill else None
     n = v.players
     click.echo(f"{v.canonical}: {games:,} games, seed {seed}, {_describe_policies(pols)}")
     click.echo(f"seats: 0 = first dealer's left ... {n - 1} = first dealer; 95% CIs")
-    click.echo(format_metrics(res.metrics, sk))
-    if sk is not None and skill_games < games:
-        click.echo(f"(skill index over {skill_games:,} games per seating)")
+    click.echo(HAND_BY_HAND)
+    click.echo(format_metrics(res.metrics))
+    if prof is not None:
+        click.echo(format_skill(prof))
     if out:
         from simulate.util.files import write_table
 

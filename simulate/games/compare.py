@@ -33,6 +33,7 @@ from simulate.games.metrics import (
     paired_frame,
     union_defs,
 )
+from simulate.games.skill import role_jobs, skill_roles
 from simulate.games.tasks import GameSpec, GameTask, chunk_ticker, run_task
 from simulate.rules.variant import Variant
 from simulate.tables.compile import trained_sizes
@@ -106,8 +107,9 @@ def compare_games(a: Variant, b: Variant, games: int, seed: int = 0,
 
     a, b: the variants (the same number of players); games, seed: the games both play
     (game g from the same stream in each); policies: "play+bid" for everyone or per seat;
-    stars: the star-spending threshold; skill: add the skill index of (strong, weak) =
-    `skill_policies` in each; workers: local threads (every core for None); chunk_size:
+    stars: the star-spending threshold; skill: add the skill index of (strong, field) =
+    `skill_policies` in each, with its bidding and play parts where strong and field differ
+    in both (simulate.games.skill); workers: local threads (every core for None); chunk_size:
     games per task; progress: True for a bar of its own, a bar with update(n) to tick, or
     False; label_a, label_b: the configurations' names in the frame (default: canonical
     names); backend: where the chunks run (None: local threads). Returns paired_frame's
@@ -123,15 +125,17 @@ def compare_games(a: Variant, b: Variant, games: int, seed: int = 0,
     jb = make_game_job(b, games, seed, policies, stars)
     defs = union_defs(metric_defs(ja), metric_defs(jb))
     jobs = [ja, jb]
-    if skill:
-        jobs += skill_jobs(a, games, seed, *skill_policies, stars)
-        jobs += skill_jobs(b, games, seed, *skill_policies, stars)
+    roles = skill_roles(*skill_policies) if skill else []
+    for v in (a, b):
+        for role in roles:
+            jobs += role_jobs(v, games, seed, role, skill_policies[1], stars)
     task = GameTask("compare", tuple(GameSpec.of(j) for j in jobs),
                     positive_int(chunk_size, "chunk_size"), jobs=tuple(jobs))
-    paired = PairedSums(len(defs) + (1 if skill else 0))
+    skill_defs = [Metric(r.key, "skill (win share − chance)", r.label) for r in roles]
+    paired = PairedSums(len(defs) + len(skill_defs))
     with progress_bar(progress, ja.config.games, unit="game") as bar:
         run_task(task, backend, workers, lambda p: paired.add(*p), chunk_ticker(task, bar))
-    return paired_frame(defs + ([SKILL] if skill else []), paired, label_a or a.canonical,
+    return paired_frame(defs + skill_defs, paired, label_a or a.canonical,
                         label_b or b.canonical)
 
 

@@ -7,8 +7,9 @@ Seats are absolute: seat 0 sits on the first dealer's left, seat n-1 is the firs
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
@@ -29,6 +30,8 @@ GAME_CHUNK = 2048             # games per chunk (one task on a thread or dask wo
 MAX_HANDS = 10_000            # the reference engine's safety cap for target games
 DEFAULT_STAR_THRESHOLD = 2
 MAX_PLAYERS = 16              # variant files allow 2..16 players
+CLAIRVOYANT = "clairvoyant"   # a whole-game bidder that knows the deal (the luck ceiling)
+CLAIRVOYANT_BASE = "heuristic"   # what it is in the tables: every bid is forced over it
 
 
 @dataclass(frozen=True)
@@ -60,9 +63,18 @@ def parse_policies(v: Variant, policies: str | Sequence[str]) -> tuple[list[str]
                                    f"play: {', '.join(pol.PLAY)}; bid: {', '.join(pol.BID)}")
         plays.append(play.strip())
         bids.append(bid.strip())
+    if CLAIRVOYANT in bids and v.is_contract:
+        raise BidlabInputError(f"bid policy {CLAIRVOYANT!r} is for bidding games; {v.name} "
+                               "bids by auction")
     pol.resolve("play", plays, v.players)
-    pol.resolve("bid", bids, v.players)
+    pol.resolve("bid", _table_bids(bids), v.players)
     return plays, bids
+
+
+def _table_bids(bids: list[str]) -> list[str]:
+    """Bid names as the policy tables know them: the clairvoyant bidder runs over the
+    heuristic one (every bid it makes is forced)."""
+    return [CLAIRVOYANT_BASE if b == CLAIRVOYANT else b for b in bids]
 
 
 def tracked_cards(v: Variant) -> list[int]:
@@ -118,6 +130,8 @@ class GameJob:
     subs: dict[int, Variant]          # k-player versions for tied-only tie-break rounds
     SP: np.ndarray                    # [MAX_PLAYERS+1, P_SIZE]: row k = P of the k-player game
     stabs: tuple[tuple[np.ndarray, ...], ...]   # k → rule tables of the k-player game
+    card_ids: np.ndarray = field(default_factory=lambda: np.zeros(0, np.uint64))
+    clair_ids: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
 
     @property
     def width(self) -> int:
@@ -148,10 +162,10 @@ class GameJob:
         by_size = np.zeros((4, n, self.max_size + 1), np.int64)
         empty_i, empty_m, empty_d = _empty_trace(n)
         K.run_games(self.tables.P, self.tables.as_tuple(), self.SP, self.stabs, self.G,
-                    self.sched, self.con_rounds,
-                    self.specials, np.uint64(self.config.seed), start, count, self.play_ids,
-                    self.bid_ids, self.star_thr, self.scratch(), K.make_game_scratch(n), rows,
-                    by_size, empty_i, empty_m, empty_d)
+                    self.sched, self.con_rounds, self.specials, self.card_ids,
+                    np.uint64(self.config.seed), start, count, self.play_ids,
+                    self.bid_ids, self.clair_ids, self.star_thr, self.scratch(),
+                    K.make_game_scratch(n), rows, by_size, empty_i, empty_m, empty_d)
         return rows, by_size
 
 
@@ -159,6 +173,20 @@ def _empty_trace(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Zero-length trace buffers: run_games shares play_game with trace_game and records none."""
     return (np.zeros((0, K.trace_width(n)), np.int64), np.zeros((0, n + 1), np.uint64),
             np.zeros((0, 1, 3), np.int64))
+
+
+def card_ids(v: Variant) -> np.ndarray:
+    """Each card's identity for the coupled deal, uint64[D]: a hash of its name and copy
+    number (the second JOKER is "JOKER#1"), so the same card has the same id in every deck
+    and a deck that adds or lacks cards still deals the others alike."""
+    seen: dict[str, int] = {}
+    out = np.zeros(len(v.cards), np.uint64)
+    for i, name in enumerate(v.deck):
+        copy = seen.get(name, 0)
+        seen[name] = copy + 1
+        digest = hashlib.blake2b(f"{name}#{copy}".encode(), digest_size=8).digest()
+        out[i] = np.uint64(int.from_bytes(digest, "little"))
+    return out
 
 
 def game_params(v: Variant) -> np.ndarray:
@@ -204,7 +232,8 @@ def make_game_job(v: Variant, games: int, seed: int, policies: str | Sequence[st
                                f"got {stars!r}")
     tables = compile_tables(v)
     play_ids = np.array(pol.resolve("play", plays, v.players), np.int64)
-    bid_ids = np.array(pol.resolve("bid", bids, v.players), np.int64)
+    bid_ids = np.array(pol.resolve("bid", _table_bids(bids), v.players), np.int64)
+    clair_ids = np.array([1 if b == CLAIRVOYANT else 0 for b in bids], np.int64)
     if any(b >= L.BID_HEURISTIC for b in bid_ids):
         sizes = set(v.schedule)
         if v.rule("end.tiebreak", "none") == "river":
@@ -221,7 +250,7 @@ def make_game_job(v: Variant, games: int, seed: int, policies: str | Sequence[st
                         tuple(int(t) for t in thr))
     return GameJob(v, tables, config, G, np.array(v.schedule, np.int64), con,
                    np.array(tracked_cards(v), np.int64), play_ids, bid_ids,
-                   np.array(thr, np.int64), subs, SP, stabs)
+                   np.array(thr, np.int64), subs, SP, stabs, card_ids(v), clair_ids)
 
 
 def _sub_tables(v: Variant, tables: RuleTables, bid_ids: np.ndarray

@@ -33,8 +33,9 @@ def kernel_game_records(job: GameJob, game: int,
     by_size = np.zeros((4, n, job.max_size + 1), np.int64)
     played = K.trace_game(job.tables.P, job.tables.as_tuple(), job.SP, job.stabs,
                           job.G, job.sched,
-                          job.con_rounds, job.specials, np.uint64(job.config.seed), game,
-                          job.play_ids, job.bid_ids, job.star_thr, scratch,
+                          job.con_rounds, job.specials, job.card_ids,
+                          np.uint64(job.config.seed), game,
+                          job.play_ids, job.bid_ids, job.clair_ids, job.star_thr, scratch,
                           K.make_game_scratch(n), row, by_size, tr_int, tr_masks, tr_dec)
     if played > max_hands:
         raise ValueError(f"game {game} lasted {played} hands; trace at most {max_hands}")

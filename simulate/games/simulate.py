@@ -24,6 +24,11 @@ from simulate.util.checks import positive_int
 from simulate.util.progress import Bar, progress_bar
 from simulate.util.stats import wilson
 
+# what every whole-game figure assumes about the bidders (the CLI and the Balance page say it)
+HAND_BY_HAND = ("Bidding is hand by hand: every bidder bids each hand as if it were the only "
+                "one, ignoring the scores and the rounds left (no leader bidding safe, no "
+                "trailer gambling), so these figures describe hand-by-hand play.")
+
 
 def simulate_games(v: Variant, games: int, seed: int = 0,
                    policies: str | Sequence[str] = "precision+table",

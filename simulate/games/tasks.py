@@ -77,8 +77,9 @@ class GameTask:
 
     mode "games": (rows or an empty array, by_size, x, y, lengths) for specs[0];
     mode "skill": the strong seat's win share per game (specs = one job per strong seat);
-    mode "compare": (xa, ya, xb, yb) for specs[0] vs specs[1], with the skill index as a
-    last column when `skill` seats jobs follow (n for A, then n for B)."""
+    mode "profile": the win share per game of each role (n jobs per role, one per seat);
+    mode "compare": (xa, ya, xb, yb) for specs[0] vs specs[1], with one last column per
+    skill role when role jobs follow (n per role: every role of A, then of B)."""
 
     mode: str
     specs: tuple[GameSpec, ...]
@@ -123,6 +124,10 @@ class GameTask:
         jobs = self._jobs()
         if self.mode == "skill":
             return (skill_values(jobs, start, count),)
+        if self.mode == "profile":
+            n = jobs[0].v.players
+            return (np.column_stack([skill_values(jobs[i:i + n], start, count)
+                                     for i in range(0, len(jobs), n)]),)
         if self.mode == "games":
             job = jobs[0]
             rows, sizes = job.run(start, count)
@@ -135,12 +140,17 @@ class GameTask:
         xb, yb = metric_values(jb, defs, jb.run(start, count)[0])
         rest = jobs[2:]
         if rest:
-            n = len(rest) // 2
-            one = np.ones((count, 1))
+            # skill roles: n jobs per role, every role of A, then every role of B
+            n = ja.v.players
+            half = len(rest) // 2
             fair_a = 1 / (ja.v.teams or ja.v.players)
             fair_b = 1 / (jb.v.teams or jb.v.players)
-            xa = np.hstack([xa, skill_values(rest[:n], start, count)[:, None] - fair_a])
-            xb = np.hstack([xb, skill_values(rest[n:], start, count)[:, None] - fair_b])
+            ska = np.column_stack([skill_values(rest[i:i + n], start, count)
+                                   for i in range(0, half, n)]) - fair_a
+            skb = np.column_stack([skill_values(rest[half + i:half + i + n], start, count)
+                                   for i in range(0, half, n)]) - fair_b
+            one = np.ones((count, ska.shape[1]))
+            xa, xb = np.hstack([xa, ska]), np.hstack([xb, skb])
             ya, yb = np.hstack([ya, one]), np.hstack([yb, one])
         return xa, ya, xb, yb
 

@@ -1,15 +1,19 @@
-"""Dealing: a partial Fisher-Yates shuffle over the cards nobody holds fixed."""
+"""Dealing: a partial Fisher-Yates shuffle over the cards nobody holds fixed (single hands),
+and the coupled deal of whole games (`deal_coupled`): every configuration of a comparison
+deals from one shuffle of the union of their decks."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from simulate.kernel.jit import kernel_jit
-from simulate.kernel.rng import below, seed_stream
+from simulate.kernel.rng import GOLDEN, below, mix64, seed_stream
 from simulate.tables import layout as L
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
+SALT_COUPLED = 3              # the coupled deal's purpose (hand.py uses 1 and 2)
+TURN_SLOT = 63                # the turned-up card draws like a seat of its own
 
 
 @kernel_jit(inline=True)
@@ -78,3 +82,65 @@ def run_deals(P, seed, start, count, h, fixed, perm, hands, rs):
         for s in range(n):
             acc ^= hands[s]
     return acc
+
+
+@kernel_jit(inline=True)
+def coupled_base(seed, key, slot):
+    """The key base of one slot (an absolute seat, or TURN_SLOT) of one round: seed, the
+    round's key (game and round) and the slot mixed, so every card's key below is an
+    independent draw for each (seed, game, round, slot)."""
+    b = mix64(mix64(np.uint64(seed) ^ mix64(np.uint64(SALT_COUPLED) * GOLDEN)) +
+              np.uint64(key) * GOLDEN)
+    return mix64(b ^ mix64(np.uint64(slot + 1) * GOLDEN))
+
+
+@kernel_jit(inline=True)
+def pick_smallest(base, card_ids, D, taken, h, kbuf, cbuf):
+    """The mask of the h cards not in `taken` with the smallest keys mix64(base ^ id): a
+    uniform h-subset of the free cards, and the same cards in any deck that holds them (a
+    card's key depends on its identity, not on its index or on the other cards). Fewer
+    than h when fewer are free. kbuf, cbuf: uint64[64], int64[64] scratch."""
+    cnt = 0
+    for c in range(D):
+        if (taken >> np.uint64(c)) & ONE:
+            continue
+        k = mix64(base ^ card_ids[c])
+        if cnt == h and k >= kbuf[h - 1]:
+            continue
+        j = cnt if cnt < h else h - 1
+        while j > 0 and kbuf[j - 1] > k:
+            kbuf[j] = kbuf[j - 1]
+            cbuf[j] = cbuf[j - 1]
+            j -= 1
+        kbuf[j] = k
+        cbuf[j] = c
+        if cnt < h:
+            cnt += 1
+    m = ZERO
+    for i in range(cnt):
+        m |= ONE << np.uint64(cbuf[i])
+    return m
+
+
+@kernel_jit(inline=True)
+def deal_coupled(seed, key, card_ids, D, n, abs_of, hp, h, turn_up, fixed, kbuf, cbuf):
+    """The coupled deal of one round of a whole game into fixed[0..hp-1] (by seat of the
+    hand; abs_of[s] is that seat's absolute seat): absolute seats in order 0..n-1 each take
+    the h free cards with the smallest keys of their own draw keyed by (seed, key, absolute
+    seat), so a configuration with other cards (jokers added, twos removed) or another hand
+    size still gives each seat the cards both decks hold, as far as the cards before it
+    allow. With `turn_up`, the card to turn up is drawn the same way (slot TURN_SLOT) and
+    returned (-1: no card left); else -1."""
+    taken = ZERO
+    for a in range(n):
+        for s in range(hp):
+            if abs_of[s] == a:
+                fixed[s] = pick_smallest(coupled_base(seed, key, a), card_ids, D, taken, h,
+                                         kbuf, cbuf)
+                taken |= fixed[s]
+    if not turn_up:
+        return -1
+    m = pick_smallest(coupled_base(seed, key, TURN_SLOT), card_ids, D, taken, 1, kbuf, cbuf)
+    if m == ZERO:
+        return -1
+    return cbuf[0]

@@ -4,23 +4,34 @@ rule, around the same `run_hand` the hand runs use.
 Seats here are absolute: seat 0 sits on the first dealer's left and seat n-1 is the first
 dealer (the reference engine's `play_game(first_dealer=n-1)`). Hand k of game g is dealt by
 seat (n-1+k) mod n, so relative seat s of that hand is absolute seat (k+s) mod n; policies
-and thresholds rotate with it. Hand k of game g draws from the stream keyed by
-g * HANDS_PER_GAME + k, so a seed gives the same games however they are cut into chunks,
-and two configurations compared on one seed see the same deals round by round.
+and thresholds rotate with it.
 
-Everything the game loop needs beyond the rule tables comes in `G` (the end rule) and three
-small arrays (schedule, constrained rounds, cards whose holders are tracked).
+Coupled deals. Every hand is a round with a key: under a target score the hand's number k,
+on a schedule (hand size h, how many h-card rounds came before) — so Hoffer's second peak
+round shifts no later round's key. The cards come from `deal.deal_coupled`: each absolute
+seat takes the free cards with the smallest keys of its own draw keyed by (seed, game,
+round key, seat), a card's key depending on its identity (`card_ids`, from its name), not
+on its index in the deck. Two configurations compared on one seed (another deck, other hand
+sizes, another schedule) therefore give the same seat of the same round the same cards
+wherever both decks hold them; the turned-up card draws the same way. The round key also
+keys run_hand's own streams (widow, policy randomness): g * HANDS_PER_GAME + round key, so a
+seed gives the same games however they are cut into chunks.
+
+Everything the game loop needs beyond the rule tables comes in `G` (the end rule) and a few
+small arrays (schedule, constrained rounds, cards whose holders are tracked, card ids).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from simulate.kernel.deal import deal_coupled
 from simulate.kernel.hand import (
     H_ALONE,
     H_CONTRACT,
     H_MAKER,
     H_NDEC,
+    H_OVERRIDDEN,
     H_SIZE,
     H_TRUMP,
     H_VOIDED,
@@ -38,6 +49,7 @@ from simulate.tables import layout as L
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
 HANDS_PER_GAME = 16384         # stream keys per game; also bounds the safety cap below
+SIZE_SLOTS = 64                # round key on a schedule: occurrence * SIZE_SLOTS + hand size
 
 # G slots (the end rule)
 G_TARGET_RULE, G_TARGET, G_LOWER, G_RIVER, G_TB_CAP, G_TB_PEAK, G_TIES_MAKERS, G_STARS, \
@@ -78,7 +90,11 @@ def make_game_scratch(n: int) -> tuple[np.ndarray, ...]:
             np.zeros(n, np.int64),   # leading units
             np.zeros(n, np.uint64),  # fixed hands: none in whole games
             np.zeros(3, np.uint64),  # a throw-away stream for _forced
-            np.zeros(n, np.int64))   # absolute seat of each seat of the current hand
+            np.zeros(n, np.int64),   # absolute seat of each seat of the current hand
+            np.zeros(SIZE_SLOTS + 1, np.int64),   # rounds of each hand size dealt so far
+            np.zeros(64, np.uint64),  # the coupled deal's smallest keys
+            np.zeros(64, np.int64),   # ... and their cards
+            np.zeros(L.P_SIZE, np.int64))   # the rule vector with a clairvoyant's bid forced
 
 
 @kernel_jit(inline=True)
@@ -122,6 +138,41 @@ def _forced(P, tabs, hands0, sout, h, trump, bp, rs):
     own = choose_bid(pol, rs, 0, h, -1, hands0[last], h, trump, weights, last, total,
                      tabs.suit_mask, tabs.bid_table)
     return 1 if own != sout[last, S_BID] else 0
+
+
+@kernel_jit(inline=True)
+def _clairvoyant_rules(Pr, Pc, tabs, seed, hidx, h, constrained, fixed, forced, pp, bp,
+                       scratch, clair_abs, abs_of, hp, lower):
+    """The rule vector for the hand about to be played: Pr itself, or (a bidding game with a
+    clairvoyant seat in it) a copy Pc that forces that seat's bid to the one scoring best
+    for it on this very deal (lowest where the lowest total wins), every legal bid having
+    been played out on the same deal and streams with everything else unchanged. One
+    clairvoyant per hand (the first); the hook and Max Bet still bind it."""
+    seat = -1
+    for s in range(hp):
+        if clair_abs[abs_of[s]] == 1 and seat < 0:
+            seat = s
+    if seat < 0 or Pr[L.KIND] == 1:
+        return Pr
+    for i in range(Pr.shape[0]):
+        Pc[i] = Pr[i]
+    sout, hout = scratch.seat_out, scratch.hand_out
+    best_b = -1
+    best = 0
+    Pc[L.OVERRIDE_SEAT] = seat
+    for b in range(h + 1):
+        Pc[L.OVERRIDE_BID] = b
+        run_hand(Pc, tabs, seed, hidx, h, constrained, fixed, forced, pp, bp, scratch, False)
+        if hout[H_OVERRIDDEN] != 1:
+            continue           # not a legal bid here
+        x = sout[seat, S_SCORE]
+        if best_b < 0 or (x < best if lower else x > best):
+            best_b = b
+            best = x
+    if best_b < 0:
+        Pc[L.OVERRIDE_SEAT] = -1
+    Pc[L.OVERRIDE_BID] = best_b
+    return Pc
 
 
 @kernel_jit(inline=True)
@@ -373,24 +424,28 @@ def _final_row(n, teams, tb, sw, totals, stars, lead, row):
 
 
 @kernel_jit(nogil=True)
-def play_game(P, tabs, SP, stabs, G, sched, con_rounds, specials, seed, gidx, play_abs,
-              bid_abs, star_thr, scratch, gs, row, by_size, do_trace, tr_int, tr_masks,
-              tr_dec):
+def play_game(P, tabs, SP, stabs, G, sched, con_rounds, specials, card_ids, seed, gidx,
+              play_abs, bid_abs, clair_abs, star_thr, scratch, gs, row, by_size, do_trace,
+              tr_int, tr_masks, tr_dec):
     """Play game `gidx` into `row` (one per-game output row; see the C_/P_ columns).
 
     P, tabs: the rule vector and RuleTables.as_tuple() of the game; SP[k], stabs[k]: the
     same for k players (a tie-break round for the tied players only,
     tiebreak_participants=tied_only, is a k-player hand); G: the end rule (G_ slots);
     sched: hand sizes of the schedule; con_rounds: 1 where the hook applies, by round;
-    specials: cards whose holders are counted; seed, gidx: the stream (hand k draws from
-    key gidx * HANDS_PER_GAME + k); play_abs, bid_abs: policy ids by absolute seat;
+    specials: cards whose holders are counted; card_ids: uint64[D], each card's identity
+    (the same card has the same id in every deck); seed, gidx: the game's streams (a round
+    with key r, see the module notes, deals and draws from gidx * HANDS_PER_GAME + r);
+    clair_abs: 1 for a clairvoyant bidder by absolute seat (_clairvoyant_rules); play_abs,
+    bid_abs: policy ids by absolute seat;
     star_thr: star-spending threshold by absolute seat (-1: never); scratch:
     hand.make_scratch(...); gs: make_game_scratch(n); by_size[0|1, a, h] counts hands
     played / exact by absolute seat and hand size, by_size[2|3, s, h] the same by seat
     relative to the dealer. With do_trace, hand k's deal, decisions and outcome go to
     tr_int[k], tr_masks[k], tr_dec[k] (as many hands as those arrays hold). Returns the
     number of hands played."""
-    pp, bp, totals, stars, cand, lead, fixed, rs_own, abs_of = gs
+    pp, bp, totals, stars, cand, lead, fixed, rs_own, abs_of, occ, kbuf, cbuf, Pc = gs
+    lower = G[G_LOWER] == 1
     hout = scratch.hand_out
     n = P[L.N_PLAYERS]
     teams = P[L.TEAMS]
@@ -401,6 +456,9 @@ def play_game(P, tabs, SP, stabs, G, sched, con_rounds, specials, seed, gidx, pl
     for a in range(n):
         totals[a] = 0
         stars[a] = 0
+    for i in range(occ.shape[0]):
+        occ[i] = 0
+    couple_turn = P[L.CHOOSER] == L.CH_TURN_UP and P[L.WIDOW] == 0
     n_sched = sched.shape[0]
     target_rule = G[G_TARGET_RULE] == 1
     k = 0                 # hands dealt so far
@@ -413,12 +471,26 @@ def play_game(P, tabs, SP, stabs, G, sched, con_rounds, specials, seed, gidx, pl
         hp, tied_round = _seat_players(G, n, k, n_sched, dealer, lead, play_abs, bid_abs,
                                        abs_of, pp, bp)
         tracing = do_trace and k < tr_int.shape[0]
+        rkey = k
+        if not target_rule:
+            rkey = occ[h] * SIZE_SLOTS + h
+            occ[h] += 1
+        hidx = gidx * HANDS_PER_GAME + rkey
+        turn = deal_coupled(seed, hidx, card_ids, P[L.DECK_SIZE], n, abs_of, hp, h,
+                            couple_turn, fixed, kbuf, cbuf)
+        forced = -1
+        if couple_turn:
+            forced = tabs.card_suit[turn] if turn >= 0 else 4
         if tied_round:
-            run_hand(SP[hp], stabs[hp], seed, gidx * HANDS_PER_GAME + k, h, constrained, fixed,
-                     -1, pp, bp, scratch, tracing)
+            Ph = _clairvoyant_rules(SP[hp], Pc, stabs[hp], seed, hidx, h, constrained, fixed,
+                                    forced, pp, bp, scratch, clair_abs, abs_of, hp, lower)
+            run_hand(Ph, stabs[hp], seed, hidx, h, constrained, fixed, forced, pp, bp,
+                     scratch, tracing)
         else:
-            run_hand(P, tabs, seed, gidx * HANDS_PER_GAME + k, h, constrained, fixed, -1, pp,
-                     bp, scratch, tracing)
+            Ph = _clairvoyant_rules(P, Pc, tabs, seed, hidx, h, constrained, fixed, forced, pp,
+                                    bp, scratch, clair_abs, abs_of, hp, lower)
+            run_hand(Ph, tabs, seed, hidx, h, constrained, fixed, forced, pp, bp, scratch,
+                     tracing)
         voided = hout[H_VOIDED] == 1
         maker = hout[H_MAKER]
         _tally_hand(P, tabs, h, hp, constrained, tied_round, specials, scratch, bp, rs_own,
@@ -452,25 +524,26 @@ def play_game(P, tabs, SP, stabs, G, sched, con_rounds, specials, seed, gidx, pl
 
 
 @kernel_jit(nogil=True)
-def run_games(P, tabs, SP, stabs, G, sched, con_rounds, specials, seed, start, count,
-              play_abs, bid_abs, star_thr, scratch, gs, game_out, by_size, tr_int, tr_masks,
-              tr_dec):
+def run_games(P, tabs, SP, stabs, G, sched, con_rounds, specials, card_ids, seed, start,
+              count, play_abs, bid_abs, clair_abs, star_thr, scratch, gs, game_out, by_size,
+              tr_int, tr_masks, tr_dec):
     """Games start..start+count-1 into game_out[0..count-1] (no traces).
 
     Every other parameter is play_game's (game_out[j] is its row for game start+j; tr_int,
     tr_masks, tr_dec are passed through unused)."""
     for j in range(count):
-        play_game(P, tabs, SP, stabs, G, sched, con_rounds, specials, seed, start + j,
-                  play_abs, bid_abs, star_thr, scratch, gs, game_out[j], by_size, False, tr_int,
-                  tr_masks, tr_dec)
+        play_game(P, tabs, SP, stabs, G, sched, con_rounds, specials, card_ids, seed, start + j,
+                  play_abs, bid_abs, clair_abs, star_thr, scratch, gs, game_out[j], by_size,
+                  False, tr_int, tr_masks, tr_dec)
 
 
 @kernel_jit(nogil=True)
-def trace_game(P, tabs, SP, stabs, G, sched, con_rounds, specials, seed, gidx, play_abs,
-               bid_abs, star_thr, scratch, gs, row, by_size, tr_int, tr_masks,
-               tr_dec):
+def trace_game(P, tabs, SP, stabs, G, sched, con_rounds, specials, card_ids, seed, gidx,
+               play_abs, bid_abs, clair_abs, star_thr, scratch, gs, row, by_size, tr_int,
+               tr_masks, tr_dec):
     """One game with every hand's deal and decisions recorded; returns the hands played.
 
     The parameters are play_game's, with do_trace on."""
-    return play_game(P, tabs, SP, stabs, G, sched, con_rounds, specials, seed, gidx, play_abs,
-                     bid_abs, star_thr, scratch, gs, row, by_size, True, tr_int, tr_masks, tr_dec)
+    return play_game(P, tabs, SP, stabs, G, sched, con_rounds, specials, card_ids, seed, gidx,
+                     play_abs, bid_abs, clair_abs, star_thr, scratch, gs, row, by_size, True,
+                     tr_int, tr_masks, tr_dec)
