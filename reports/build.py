@@ -41,8 +41,9 @@ from reports.model import (
     SkillIndex,
 )
 from simulate.errors import BidlabInputError
-from simulate.games.compare import compare_games, skill_index
+from simulate.games.compare import compare_games
 from simulate.games.simulate import simulate_games
+from simulate.games.skill import skill_profile
 from simulate.hands.class_table import forced_class_table
 from simulate.hands.classes import point_frame
 from simulate.hands.compact_sheet import compact_sheet
@@ -56,6 +57,7 @@ from simulate.util.progress import Bar, new_bar
 CARD_VALUE_ROWS = 2_000_000
 BALANCE_GAMES = 100_000
 SKILL_GAMES = 20_000
+CEILING_GAMES = 3_000         # the clairvoyant bidder plays every bid of its hands
 COMPARE_GAMES = 30_000
 COMPARE_POLICIES = "precision+heuristic"
 # the rule change each Balance page compares with the shipped rules (a designer's question)
@@ -170,14 +172,24 @@ def example_hands(frame: pd.DataFrame, values: pd.DataFrame, v: sim.Variant
 
 def _balance(v: sim.Variant, seed: int, play: str, bid: str, games: int,
              workers: int | None) -> BalanceReport:
-    """Whole games for the Balance page: metrics, accuracy, lengths, skill index and the
-    game's designer question compared on the same deals."""
-    pol = f"{play}+{bid}"
+    """Whole games for the Balance page: metrics, accuracy, lengths, the skill profile (skill
+    index, bidding and play parts, luck ceiling) and the game's designer question compared
+    on the same deals, all with one bidder: the comparison's (a changed rule has no trained
+    table), so every section of the page describes the same players."""
+    pol = COMPARE_POLICIES if bid == "table" else f"{play}+{bid}"
     res = simulate_games(v, games, seed=seed, policies=pol, workers=workers)
-    skill = SkillIndex(**skill_index(v, min(games, SKILL_GAMES), seed=seed, workers=workers))
+    profile = skill_profile(v, min(games, SKILL_GAMES), seed=seed,
+                            ceiling_games=min(games, CEILING_GAMES), workers=workers)
+    top = profile.iloc[0]
+    skill = SkillIndex(strong=str(top.policy), weak=str(top.field), games=int(top.games),
+                       win_share=float(top.win_share), lo=float(top.lo), hi=float(top.hi),
+                       fair=float(top.fair), skill=float(top.skill),
+                       skill_lo=float(top.skill_lo), skill_hi=float(top.skill_hi),
+                       ratio=float(top.ratio))
     return BalanceReport(games=games, policies=pol, metrics=res.metrics,
                          accuracy=res.accuracy(by="position"), lengths=res.length_hist(),
-                         skill=skill, comparison=_comparison(v, seed, games, workers))
+                         skill=skill, comparison=_comparison(v, seed, games, workers),
+                         profile=profile)
 
 
 def _comparison(v: sim.Variant, seed: int, games: int, workers: int | None
@@ -212,7 +224,7 @@ def _write_balance(folder: Path, b: BalanceReport) -> dict[str, Any]:
                              "compare_policies": c.policies if c else "",
                              "canonical_b": c.canonical_b if c else "", "tables": {}}
     tables = {"metrics": b.metrics, "accuracy": b.accuracy, "lengths": b.lengths,
-              "compare": c.table if c else None}
+              "compare": c.table if c else None, "profile": b.profile}
     for name, df in tables.items():
         if df is None:
             continue
@@ -236,7 +248,7 @@ def _read_balance(folder: Path, entry: dict[str, Any] | None) -> BalanceReport |
                          metrics=frames["metrics"], accuracy=frames["accuracy"],
                          lengths=frames["lengths"],
                          skill=SkillIndex(**entry["skill"]) if entry["skill"] else None,
-                         comparison=comparison)
+                         comparison=comparison, profile=frames.get("profile"))
 
 
 def _write_size(folder: Path, data: SizeReport) -> dict[str, Any]:

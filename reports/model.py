@@ -107,6 +107,8 @@ class BalanceReport:
     lengths: pd.DataFrame                # GameResults.length_hist()
     skill: SkillIndex | None = None
     comparison: RuleComparison | None = None
+    profile: pd.DataFrame | None = None  # simulate.games.skill.skill_profile: the skill
+                                         # index, its bidding and play parts, the ceiling
 
 
 @dataclass(frozen=True)

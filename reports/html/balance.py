@@ -21,6 +21,7 @@ from reports.html.page import (
     table_downloads,
 )
 from reports.model import BalanceReport, GameReport, RuleComparison, SkillIndex
+from simulate.games.simulate import HAND_BY_HAND
 from simulate.util.format import fmt_num, fmt_signed
 
 __all__ = ["balance_page", "METRIC_COLS", "PAIRED_COLS"]
@@ -39,12 +40,15 @@ METRIC_COLS: list[Col] = [
 ]
 
 PAIRED_COLS: list[Col] = [
+    ("group", "what the row belongs to", lambda r: esc(str(r["group"]))),
     ("metric", "what is measured", lambda r: esc(str(r["label"]))),
     ("A", "the shipped rules", lambda r: fmt_num(r["a"])),
     ("B", "with the change", lambda r: fmt_num(r["b"])),
     ("B − A", "paired difference over the same deals", lambda r: fmt_signed(r["diff"])),
-    ("95% CI", "of the paired difference", lambda r: f"[{fmt_signed(r['lo'])}, "
-                                                    f"{fmt_signed(r['hi'])}]"),
+    ("95% CI", "of the paired difference (raw)", lambda r: f"[{fmt_signed(r['lo'])}, "
+                                                          f"{fmt_signed(r['hi'])}]"),
+    ("var ×", "variance of B − A on independent deals over its variance on the same deals",
+     lambda r: f"{float(r['vr']):.1f}" if "vr" in r and pd.notna(r["vr"]) else "—"),
 ]
 
 
@@ -57,11 +61,14 @@ def balance_page(g: GameReport, b: BalanceReport, root: Path) -> str:
              f'<p class="lead">{b.games:,} whole games with <b>{esc(b.policies)}</b> in every '
              f"seat: who wins, how long games last, how accurate bidding is, what the special "
              f"cards do, and whether skill pays.</p>"
+             f'<p class="note" id="hand-by-hand"><b>{esc(HAND_BY_HAND)}</b></p>'
              f'<p><a href="{s}.html">Hands and bids</a> · '
              f'<a href="index.html#how-to-read">How to read the figures</a></p>',
              _config_box(g, b), _seats_section(g, b, d, root), _length_section(b, d, root),
              _accuracy_section(g, b, d, root), _specials_section(b)]
-    if b.skill is not None:
+    if b.profile is not None and not b.profile.empty:
+        parts.append(_profile_section(b.profile))
+    elif b.skill is not None:
         parts.append(_skill_section(b.skill))
     if b.comparison is not None and not b.comparison.table.empty:
         parts.append(_comparison_section(b.comparison, d, root))
@@ -137,6 +144,39 @@ def _skill_section(sk: SkillIndex) -> str:
             "reward better play and bidding more.</p></section>")
 
 
+PROFILE_COLS: list[Col] = [
+    ("measure", "which seat is special", lambda r: esc(str(r["label"]).split(":")[0])),
+    ("its policy", "the special seat's play+bid; everyone else plays the field",
+     lambda r: f"<code>{esc(str(r['policy']))}</code>"),
+    ("index", "its win share − chance", lambda r: fmt_signed(r["skill"])),
+    ("95% CI", "games as the unit", lambda r: f"[{fmt_signed(r['skill_lo'])}, "
+                                             f"{fmt_signed(r['skill_hi'])}]"),
+    ("win share", "of the special seat, ties split, over every seat it sat in",
+     lambda r: fmt_num(r["win_share"])),
+    ("chance", "1 / players (or teams)", lambda r: fmt_num(r["fair"])),
+    ("of the ceiling", "the index as a share of the luck ceiling's, 95% CI",
+     lambda r: "" if pd.isna(r["of_ceiling"]) or r["key"] == "ceiling" else
+     f"{100 * r['of_ceiling']:.0f}% [{100 * r['of_ceiling_lo']:.0f}%, "
+     f"{100 * r['of_ceiling_hi']:.0f}%]"),
+    ("games", "games per seating", lambda r: grouped_int(r["games"])),
+]
+
+
+def _profile_section(profile: pd.DataFrame) -> str:
+    field = esc(str(profile["field"].iloc[0]))
+    return ('<section><h2 id="skill">Skill index, its parts, and the luck ceiling</h2>'
+            f"<p>One seat plays the policy named below, everyone else <b>{field}</b>; the "
+            "special seat moves round every seat on the same deals. <b>Skill index</b>: the "
+            "strong seat (strong play and the best bidder); <b>bidding skill</b>: the best "
+            "bidder with the field's play; <b>play skill</b>: strong play with the field's "
+            "bidder; the <b>luck ceiling</b>: strong play with a clairvoyant bidder that knows "
+            "the deal (it plays every legal bid of its hand out on that deal and keeps the "
+            "best), what no bidder can beat. Each index is its win share minus chance; higher "
+            "means the rules reward that skill more. The share of the ceiling treats the "
+            "ceiling's games as independent of the others' (a conservative interval).</p>"
+            f"{data_table(profile, PROFILE_COLS)}</section>")
+
+
 def _comparison_section(c: RuleComparison, d: Path, root: Path) -> str:
     intro = (f'<section><h2 id="compare">A rule change: {esc(c.question)}</h2>'
              f"<p>A: the shipped rules. B: <code>{esc(c.change)}</code>. {c.games:,} games "
@@ -146,11 +186,16 @@ def _comparison_section(c: RuleComparison, d: Path, root: Path) -> str:
     fig = figure(bc.difference_chart(c.table, d / "compare",
                                      f"{c.change}: change in every metric"),
                  root, "paired differences",
-                 "Paired difference B − A as a percentage of A with its 95% "
-                 "interval; vermillion where the interval excludes 0.")
+                 "Paired difference B − A as a percentage of A with its raw 95% "
+                 "interval; vermillion where it is significant after Holm's correction "
+                 "over every metric shown.")
     table = data_table(c.table, PAIRED_COLS, best=lambda r: bool(r["significant"]))
+    n_tests = int(c.table["se"].notna().sum()) if "se" in c.table else len(c.table)
     note = (f'<p class="note">B: <code>{esc(c.canonical_b)}</code>. Highlighted rows: '
-            "the 95% interval of the paired difference excludes 0.</p>")
+            f"significant after Holm's correction over the {n_tests} differences shown "
+            "(family-wise 5%); the intervals printed are the raw 95% ones. var ×: how many "
+            "times smaller the variance of each difference is for playing A and B on the "
+            "same deals.</p>")
     return f"{intro}{fig}{table}{note}{table_downloads(c.table, d / 'compare', root)}</section>"
 
 
