@@ -20,8 +20,9 @@ import os
 import shutil
 import tempfile
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import asdict
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +48,7 @@ from simulate.games.skill import skill_profile
 from simulate.hands.class_table import forced_class_table
 from simulate.hands.classes import point_frame
 from simulate.hands.compact_sheet import compact_sheet
-from simulate.hands.forced import forced_run
+from simulate.hands.forced import ForcedRun, forced_run
 from simulate.hands.odds import field_panel
 from simulate.hands.sheet import cheat_sheet
 from simulate.tables import policies
@@ -91,47 +92,111 @@ def odds_samples(forced_deals: int) -> int:
     return min(ODDS_SAMPLES, max(MIN_FORCED, forced_deals // 2))
 
 
-def _size_data(v: sim.Variant, h: int, hands: int, seed: int, play: str, bid: str,
+@dataclass(frozen=True)
+class SizeRuns:
+    """The kernel work of one hand size: a million hands kept as records, and the forced
+    runs of every seat."""
+
+    hand_size: int
+    round_index: int
+    largest: bool
+    frame: pd.DataFrame
+    runs: list[ForcedRun]
+
+
+@dataclass(frozen=True)
+class SizeTables:
+    """What the tables of one hand size need from its runs, computed off the main thread."""
+
+    seat_table: pd.DataFrame
+    seat_tricks: pd.DataFrame
+    values: pd.DataFrame
+    cells: pd.DataFrame
+    bids: pd.DataFrame
+    sheet: pd.DataFrame
+    compact: pd.DataFrame
+    examples: list[ExampleHand]
+
+
+def _size_runs(v: sim.Variant, h: int, hands: int, seed: int, play: str, bid: str,
                largest: bool, workers: int | None, progress: Bar | bool,
-               forced_deals: int = FORCED_DEALS) -> SizeReport:
-    """Every table of one hand size (see the module notes)."""
+               forced_deals: int = FORCED_DEALS) -> SizeRuns:
+    """Simulate one hand size: the records and the forced runs (see the module notes)."""
     round_index = v.schedule.index(h)
     res = sim.simulate_hands(v, h, hands, seed=seed, play=play, bid=bid, keep="records",
                              workers=workers, round_index=round_index, progress=progress)
-    frame = res.frame(cards=False)
-    seat_t = seat_summary(frame, v, h)
-    seat_k = expected_tricks_table(frame, v, h, by=["seat"], counterfactual=False)
-    values = card_values(frame.iloc[:CARD_VALUE_ROWS], v)
     # every best bid comes from forced bids: each seat plays every candidate on the same deals
     runs = [forced_run(v, h, s, forced_deals, seed=seed, play=play, bid=bid, workers=workers,
                        round_index=round_index) for s in range(v.players)]
-    cells, bids = forced_class_table(runs, v, by_prev=True)
-    sheet = sheet_frame(cheat_sheet(runs, v))
-    compact = compact_sheet(runs, v)
+    return SizeRuns(h, round_index, largest, res.frame(cards=False), runs)
+
+
+def _size_tables(v: sim.Variant, r: SizeRuns) -> SizeTables:
+    """The tables of one hand size from its runs (pandas and numpy only, no kernel work
+    but the card rates' calibration, so it can run beside the next size's simulation)."""
+    h, frame = r.hand_size, r.frame
+    values = card_values(frame.iloc[:CARD_VALUE_ROWS], v)
+    cells, bids = forced_class_table(r.runs, v, by_prev=True)
+    return SizeTables(seat_summary(frame, v, h),
+                      expected_tricks_table(frame, v, h, by=["seat"], counterfactual=False),
+                      values, cells, bids, sheet_frame(cheat_sheet(r.runs, v)),
+                      compact_sheet(r.runs, v), example_hands(frame, values, v))
+
+
+def _size_report(v: sim.Variant, r: SizeRuns, t: SizeTables, seed: int, play: str, bid: str,
+                 workers: int | None, forced_deals: int = FORCED_DEALS) -> SizeReport:
+    """Every table of one hand size: the tables and the example hands' bid odds (and at the
+    largest size their field panels)."""
+    h = r.hand_size
     samples = odds_samples(forced_deals)
     odds, panels = [], []
-    for label, hand, trump in example_hands(frame, values, v):
+    for label, hand, trump in t.examples:
         # the example keeps the trump it was dealt with (conditioned, as the player knows
         # it); in an auction the seat names its own trump as the maker
         given = None if v.trump_chooser in ("fixed", "maker") else trump
         try:
             df = sim.bid_odds(v, hand, seat=0, trump=given, samples=samples, seed=seed,
-                              play=play, bid=bid, workers=workers, round_index=round_index)
+                              play=play, bid=bid, workers=workers, round_index=r.round_index)
         except BidlabInputError:
             continue
         df.attrs.update({"label": label})
         odds.append(df)
-        if largest:
+        if r.largest:
             panel = field_panel(v, hand, seat=0, trump=given, samples=max(MIN_FORCED, samples // 2),
                                 seed=seed, play=play, fields=FIELDS, workers=workers,
-                                round_index=round_index)
+                                round_index=r.round_index)
             panel.attrs.update({"label": label, "hand": hand})
             panels.append(panel)
-    return SizeReport(h, seat_t, seat_k, cells, list(cells.attrs["features"]), values, odds,
-                      v.is_contract, str(v.rule("end.better", "higher")), class_bids=bids,
-                      sheet=sheet, points=point_frame(v, h), fields=panels,
+    return SizeReport(h, t.seat_table, t.seat_tricks, t.cells, list(t.cells.attrs["features"]),
+                      t.values, odds, v.is_contract, str(v.rule("end.better", "higher")),
+                      class_bids=t.bids, sheet=t.sheet, points=point_frame(v, h), fields=panels,
                       forced_deals=forced_deals, bid_names=_bid_names(v), odds_samples=samples,
-                      compact=compact)
+                      compact=t.compact)
+
+
+def _game_sizes(v: sim.Variant, sizes: list[int], hands: int, seed: int, play: str, bid: str,
+                workers: int | None, bar: Any, forced_deals: int
+                ) -> Iterator[SizeReport]:
+    """Every hand size's report in order, pipelined: the tables of one size (single-threaded
+    pandas and numpy) are computed in a thread while the kernel simulates the next size on
+    the worker threads, so the cores do not idle through the analysis. The results do not
+    depend on the overlap (every run draws from its own seeded streams). bar: the report's
+    tqdm bar, or None."""
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="report-tables") as analysis:
+        pending: tuple[SizeRuns, Future[SizeTables]] | None = None
+        for h in sizes:
+            if bar:
+                bar.set_description(f"{v.name} {h} cards")
+            r = _size_runs(v, h, hands, seed, play, bid, h == max(sizes), workers,
+                           bar or False, forced_deals)
+            tables = analysis.submit(_size_tables, v, r)
+            if pending is not None:
+                yield _size_report(v, pending[0], pending[1].result(), seed, play, bid,
+                                   workers, forced_deals)
+            pending = (r, tables)
+        if pending is not None:
+            yield _size_report(v, pending[0], pending[1].result(), seed, play, bid, workers,
+                               forced_deals)
 
 
 def _bid_names(v: sim.Variant) -> list[str]:
@@ -381,11 +446,8 @@ def _simulate(variants: list[sim.Variant], out: Path, data_dir: Path, hands: int
                                     "sizes": []}
             folder = staging / v.name
             folder.mkdir()
-            for h in sizes:
-                if bar:
-                    bar.set_description(f"{v.name} {h} cards")
-                data = _size_data(v, h, hands, seed, play, bid, h == max(sizes), workers,
-                                  bar or False, forced_deals)
+            for data in _game_sizes(v, sizes, hands, seed, play, bid, workers, bar,
+                                    forced_deals):
                 game["sizes"].append(_write_size(folder, data))
             if balance_games > 0:
                 if bar:
