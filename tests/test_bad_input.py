@@ -335,7 +335,8 @@ def test_edited_copy_loads_and_scores_differently(tmp_path):
     assert mine.canonical != shipped.canonical and mine != shipped
     assert re.fullmatch(r"hoffer@[0-9a-f]{10}\(players=4,.*\)", mine.canonical)
     assert shipped.canonical == ("hoffer(players=4,partnership=false,peak_twice=false,"
-                                 "tiebreak_participants=all,two_player_max=8)")
+                                 "tiebreak_participants=all,trump_before_looking=false,"
+                                 "two_player_max=8)")
     # an unedited copy is the same game as the shipped one
     same = tmp_path / "copy.toml"
     same.write_text(shipped_text("hoffer"), encoding="utf-8")

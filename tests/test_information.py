@@ -192,3 +192,40 @@ def test_kernel_counts_the_turn_up_and_face_up_leftovers() -> None:
     a = simulate_hands(base, 10, 3_000, seed=4, play="precision", bid="heuristic").records
     b = simulate_hands(face, 10, 3_000, seed=4, play="precision", bid="heuristic").records
     assert (a.tricks.to_numpy() != b.tricks.to_numpy()).any()
+
+
+def test_a_dealer_naming_trump_before_looking_sees_no_cards() -> None:
+    """Hoffer trump_before_looking (the seed: "After the dealer has named the trump suit,
+    each player looks at their hand"): the dealer's trump decision carries no cards; by
+    default the dealer looks first."""
+    seen: list[tuple[list[int], tuple[int, ...]]] = []
+
+    class Look(RandomPolicy):
+        def choose(self, kind: str, decision: Decision) -> Any:
+            if kind == "trump":
+                seen.append((decision.hand, decision.view.hand))
+            return super().choose(kind, decision)
+
+    for option, blind in ((True, True), (False, False)):
+        v = sim.load_variant("hoffer", players=4, trump_before_looking=option)
+        seen.clear()
+        dealt, widow, stock = deal(v, 4, random.Random(6))
+        play_hand(v, 4, dealt, widow, stock, [Look(s) for s in range(4)])
+        assert len(seen) == 1
+        assert (seen[0] == ([], ())) is blind
+
+
+def test_kernel_blind_dealer_trump_does_not_follow_the_hand() -> None:
+    """A dealer that looks names trump by its hand: the same hand, the same trump on every
+    deal. Before looking it names every choice about equally often."""
+    hand = "HIJO AS KS QS 10S 9S"
+    looks = sim.load_variant("hoffer", players=4)
+    blind = sim.load_variant("hoffer", players=4, trump_before_looking=True)
+    a = simulate_hands(looks, 6, 2_000, seed=8, play="precision", bid="table", fixed={3: hand})
+    b = simulate_hands(blind, 6, 2_000, seed=8, play="precision", bid="table", fixed={3: hand})
+    ta = a.records.drop_duplicates("deal").trump.astype(str)
+    tb = b.records.drop_duplicates("deal").trump.astype(str)
+    assert ta.nunique() == 1
+    shares = tb.value_counts(normalize=True)
+    assert set(shares.index) == {"S", "H", "D", "C", "NT"}
+    assert shares.max() < 0.25 and shares.min() > 0.15

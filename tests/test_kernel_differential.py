@@ -27,6 +27,8 @@ PLAYER_COUNTS = {g: range(lo, hi + 1) for g in sim.shipped_variants()
 OPTION_SETS = [
     ("hoffer", 4, {"partnership": True}),
     ("hoffer", 2, {"two_player_max": 13, "peak_twice": True}),
+    ("hoffer", 3, {"trump_before_looking": True}),
+    ("horseshoes", 5, {"face_up_leftovers": True}),
     ("horseshoes", 6, {"partnership": "triples", "jokers": 2, "breaking_trump": True,
                        "aces": "high_low", "stars": True}),
     ("horseshoes", 5, {"even_deal": True, "even_deal_five": "remove_twos",

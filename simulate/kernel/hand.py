@@ -172,7 +172,8 @@ def deal_hands(P, rs_deal, perm, hands, hands0, fixed, h, forced_trump, card_sui
 def trump_before_bids(P, rs_pol, hands, h, forced_trump, turn, card_suit, bid_pol, card_rate,
                        win_weight, trace, hout, do_trace):
     """Trump as the rules fix it before any bid: fixed, the turned-up card's suit, or the
-    dealer's choice; otherwise forced_trump (-1 when the bidding decides it)."""
+    dealer's choice (drawn at random where the dealer names it before looking at the hand);
+    otherwise forced_trump (-1 when the bidding decides it)."""
     n = P[L.N_PLAYERS]
     chooser = P[L.CHOOSER]
     trump = forced_trump
@@ -182,7 +183,9 @@ def trump_before_bids(P, rs_pol, hands, h, forced_trump, turn, card_suit, bid_po
         trump = card_suit[turn] if turn >= 0 else 4  # equals forced_trump when one is forced
     elif chooser == L.CH_DEALER:
         if forced_trump < 0:
-            trump = choose_trump(bid_pol[n - 1], rs_pol, P, hands[n - 1], h,
+            # a dealer naming trump before looking has nothing to choose by: a uniform draw
+            pol = L.BID_RANDOM if P[L.TRUMP_BLIND] else bid_pol[n - 1]
+            trump = choose_trump(pol, rs_pol, P, hands[n - 1], h,
                                  _bid_weights(bid_pol[n - 1], card_rate, win_weight))
         _record(trace, hout, do_trace, L.D_TRUMP, n - 1, trump)
     return trump

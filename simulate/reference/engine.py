@@ -167,13 +167,14 @@ class HandState:
     turn_up: int | None = None
 
 
-def seat_view(st: HandState, seat: int) -> SeatView:
-    """The part of the hand state `seat` may know (see SeatView)."""
+def seat_view(st: HandState, seat: int, blind: bool = False) -> SeatView:
+    """The part of the hand state `seat` may know (see SeatView); blind: the seat has not
+    looked at its hand yet (a Hoffer dealer naming trump before looking)."""
     v = st.v
     face_up = tuple(st.stock) if v.options.get("face_up_leftovers") else ()
     took_widow = st.maker == seat and v.bidding_form == "auction"
     discards = tuple(c for k, s, c in st.decisions if k == DISCARD and s == seat)
-    return SeatView(v, seat, st.hand_size, st.round_index, tuple(st.hands[seat]),
+    return SeatView(v, seat, st.hand_size, st.round_index, () if blind else tuple(st.hands[seat]),
                     st.trump if st.trump_known else None, tuple(st.bids_heard),
                     tuple(st.auction), st.turn_up, face_up, st.maker, st.contract, st.alone,
                     st.defender_alone, frozenset(st.sitting_out), tuple(st.trick),
@@ -231,11 +232,12 @@ def deal(v: Variant, hand_size: int, rng: random.Random,
 
 
 def _ask(policies: Sequence[Policy], st: HandState, kind: str, seat: int,
-         options: list[Any]) -> Any:
+         options: list[Any], blind: bool = False) -> Any:
     if not options:
         raise AssertionError(f"no legal {kind} for seat {seat}")
-    choice = policies[seat].choose(kind, Decision(kind, seat, list(options), list(st.hands[seat]),
-                                                  seat_view(st, seat)))
+    hand = [] if blind else list(st.hands[seat])
+    choice = policies[seat].choose(kind, Decision(kind, seat, list(options), hand,
+                                                  seat_view(st, seat, blind)))
     if choice not in options:
         raise IllegalDecision(f"{kind} {choice!r} by seat {seat} is not legal; legal: {options}")
     st.decisions.append((kind, seat, choice))
@@ -272,7 +274,9 @@ def play_hand(v: Variant, hand_size: int, hands: list[list[int]], widow: list[in
         st.turn_up = top
         st.trump_known = True
     elif chooser == "dealer":
-        st.trump = _ask(policies, st, TRUMP, n - 1, _trump_options(v))
+        # the dealer may have to name trump before looking at its hand (trump.before_looking)
+        st.trump = _ask(policies, st, TRUMP, n - 1, _trump_options(v),
+                        blind=bool(v.rule("trump.before_looking")))
         st.trump_known = True
 
     if v.bidding_form == "auction":

@@ -203,6 +203,7 @@ def _compile(v: Variant) -> RuleTables:
     P[L.OVERRIDE_SEAT] = -1
     P[L.FACE_UP_LEFTOVERS] = int(bool(v.options.get("face_up_leftovers")))
     P[L.LOWER_WINS] = int(v.rule("end.better", "higher") == "lower")
+    P[L.TRUMP_BLIND] = int(bool(v.rule("trump.before_looking")) and v.trump_chooser == "dealer")
 
     eff = np.array(v.eff_suit_table, dtype=np.int64)
     power = np.array(v.power_table, dtype=np.int64)

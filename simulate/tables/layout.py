@@ -55,7 +55,8 @@ OVERTRICKS_PAY = OVERRIDE_BID + 1   # contract makers still gain from tricks pas
 DEFENDERS_PAY = OVERTRICKS_PAY + 1  # defenders gain from every trick they take
 FACE_UP_LEFTOVERS = DEFENDERS_PAY + 1   # the undealt cards lie face up (seen by all)
 LOWER_WINS = FACE_UP_LEFTOVERS + 1      # the lowest total wins (bidders minimise the score)
-P_SIZE = LOWER_WINS + 1
+TRUMP_BLIND = LOWER_WINS + 1            # the dealer names trump before looking at the hand
+P_SIZE = TRUMP_BLIND + 1
 
 # --- codes --------------------------------------------------------------------------------
 CH_FIXED = int(TrumpChooser.FIXED)
