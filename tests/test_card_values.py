@@ -1,4 +1,5 @@
-"""Card values: additive tricks per card, by trump."""
+"""Card values: tricks a hand takes more holding a card instead of a reference card, by
+trump, with cluster-robust intervals and the fit's R²."""
 
 from __future__ import annotations
 
@@ -11,33 +12,62 @@ from reports.analysis.card_values import card_values
 
 
 @pytest.mark.slow
-def test_values_add_up_to_the_mean_tricks_and_rank_sensibly() -> None:
+def test_values_relative_to_a_reference_card_rank_sensibly() -> None:
     v = sim.load_variant("hoffer", players=4)
     records = sim.simulate_hands(v, 4, 60_000, seed=1, trump="H").records
-    cv = card_values(records, v).set_index("card")
-    assert np.isclose((cv.value * cv.held).sum() / len(records), records.tricks.mean())
+    cv = card_values(records, v, policies="precision+table").set_index("card")
+    ref = cv.reference.iloc[0]
+    assert ref == "9S" and cv.loc[ref, "value"] == 0       # the lowest side-suit card
     assert cv.loc["HIJO", "value"] > 0.9                    # the HiJo takes its trick
     assert cv.loc["LOJO", "value"] < 0.05                   # the LoJo never does
     assert cv.loc["JH", "value"] > cv.loc["AH", "value"] > cv.loc["9H", "value"]
     assert cv.loc["JD", "is_trump"] and not cv.loc["JC", "is_trump"]   # Little Jack is a trump
-    assert (cv.ci_low <= cv.value).all() and (cv.value <= cv.ci_high).all()
+    rest = cv.drop(index=ref)
+    assert (rest.ci_low < rest.value).all() and (rest.value < rest.ci_high).all()
+    assert 0.2 < cv.r2.iloc[0] < 1 and (cv.policies == "precision+table").all()
+    # the level plus the values reproduce the mean tricks (least squares with an intercept)
+    mean = cv.level.iloc[0] + (cv.value * cv.held).sum() / len(records)
+    assert np.isclose(mean, records.tricks.mean())
+
+
+def _table(v: sim.Variant, truth: np.ndarray, noise: float, deals: int, seed: int
+           ) -> pd.DataFrame:
+    """Three-card hands, four seats a deal, tricks = the sum of the cards' true values."""
+    rng = np.random.default_rng(seed)
+    masks, tricks, deal = [], [], []
+    for d in range(deals):
+        cards = rng.choice(len(v.cards), 12, replace=False).reshape(4, 3)
+        shared = rng.normal(0, noise)          # a deal effect every seat of it shares
+        for hand in cards:
+            masks.append(np.uint64(sum(1 << int(c) for c in hand)))
+            tricks.append(truth[hand].sum() + shared)
+            deal.append(d)
+    return pd.DataFrame({"trump": "S", "mask": np.array(masks, dtype=np.uint64),
+                         "tricks": tricks, "deal": deal})
 
 
 def test_exact_fit_on_a_constructed_table() -> None:
-    """Hands whose tricks are exactly the sum of known card values are fitted exactly."""
-    v = sim.load_variant("kings_and_fools", players=4)
-    rng = np.random.default_rng(0)
-    truth = rng.uniform(0, 1, len(v.cards))
-    masks, tricks = [], []
-    for _ in range(3_000):
-        cards = rng.choice(len(v.cards), 3, replace=False)
-        masks.append(np.uint64(sum(1 << int(c) for c in cards)))
-        tricks.append(truth[cards].sum())
-    df = pd.DataFrame({"trump": "S", "mask": np.array(masks, dtype=np.uint64),
-                       "tricks": tricks})
-    cv = card_values(df, v)
-    names = list(v.cards.names)
-    for row in cv.itertuples():
-        # the two Fools are the same card: their values are shared between the copies
-        if row.card != "FOOL":
-            assert abs(row.value - truth[names.index(row.card)]) < 1e-6
+    """Hands whose tricks are exactly the sum of known card values give the differences to
+    the reference card exactly, and R² = 1."""
+    v = sim.load_variant("oh_hell", players=4)
+    truth = np.random.default_rng(0).uniform(0, 1, len(v.cards))
+    cv = card_values(_table(v, truth, 0.0, 3_000, 1), v).set_index("card")
+    ref = v.deck.index(cv.reference.iloc[0])
+    for name, row in cv.iterrows():
+        assert abs(row.value - (truth[v.deck.index(name)] - truth[ref])) < 1e-6
+    assert np.isclose(cv.r2.iloc[0], 1.0)
+    assert np.isclose(cv.level.iloc[0], 3 * truth[ref])
+
+
+def test_cluster_robust_intervals_cover_a_shared_deal_effect() -> None:
+    """A noise term shared by the four seats of a deal: the deal-clustered intervals cover
+    the truth about as often as they should (here: every card but a handful of 51)."""
+    v = sim.load_variant("oh_hell", players=4)
+    truth = np.random.default_rng(2).uniform(0, 1, len(v.cards))
+    cv = card_values(_table(v, truth, 1.0, 4_000, 3), v).set_index("card")
+    ref = v.deck.index(cv.reference.iloc[0])
+    rest = cv.drop(index=cv.reference.iloc[0])
+    want = np.array([truth[v.deck.index(c)] - truth[ref] for c in rest.index])
+    covered = ((rest.ci_low <= want) & (want <= rest.ci_high)).mean()
+    assert covered > 0.85, covered
+    assert 0 < cv.r2.iloc[0] < 0.5

@@ -1,9 +1,17 @@
-"""Card values: the tricks each card adds to a hand, by trump, from a least-squares fit.
+"""Card values from a least-squares fit, by trump, relative to a reference card.
 
-tricks = sum over the hand's cards of value[card] (no intercept: the indicators of a hand
-always add up to the hand size, so an intercept would only be shared out among them). The
-fit runs per trump on the normal equations, accumulated in blocks, so a million hands cost a
-few D×D matrices. 95% intervals come from the residual variance and (XᵀX)⁻¹.
+tricks = level + sum over the hand's cards of value[card] - the reference card's share. Every
+hand holds h cards, so a value per card is identified only up to a common shift (a constant
+moved from every card into the level changes no fit): the values here are differences to one
+reference card (by default the lowest plain card of a side suit held often enough, a card
+that takes almost nothing), with the level as the intercept. A value is therefore "the tricks
+this hand takes more, on average, holding this card instead of the reference card", for the
+policies that played the records, not the tricks the card takes itself.
+
+The fit runs per trump on the normal equations, accumulated in blocks; its 95% intervals are
+cluster-robust with the deal as the cluster (the seats of one deal share its cards, and the
+residual spread varies across hands, so the classical intervals do not hold), with the CR1
+small-sample factor; R² says how much of the trick count the additive model explains.
 """
 
 from __future__ import annotations
@@ -22,42 +30,101 @@ def _bits(masks: np.ndarray, D: int) -> np.ndarray:
     return ((masks[:, None] >> np.arange(D, dtype=np.uint64)) & np.uint64(1)).astype(np.float64)
 
 
-def card_values(records: pd.DataFrame, v: Variant, min_holding: int = 30) -> pd.DataFrame:
+def _blocks(deals: np.ndarray) -> list[tuple[int, int]]:
+    """Row ranges of about BLOCK rows that never split a deal (rows sorted by deal)."""
+    out, start, n = [], 0, len(deals)
+    while start < n:
+        end = min(start + BLOCK, n)
+        while end < n and deals[end] == deals[end - 1]:
+            end += 1
+        out.append((start, end))
+        start = end
+    return out
+
+
+def reference_card(v: Variant, t: int, use: np.ndarray) -> int:
+    """The default reference card under trump t among the cards `use`: the lowest natural
+    card of a side suit (the lowest card overall under no trump)."""
+    power, eff = v.power_table[t], v.eff_suit_table[t]
+    plain = [int(c) for c in use if not v.cards.cards[c].special and eff[c] >= 0 and
+             (t == 4 or eff[c] != t)]
+    pool = plain or [int(c) for c in use]
+    return min(pool, key=lambda c: (power[c], c))
+
+
+def _fit(X_rows: list[np.ndarray], y_rows: list[np.ndarray], deals: list[np.ndarray]
+         ) -> tuple[np.ndarray, np.ndarray, float]:
+    """(coefficients, cluster-robust covariance, R²) of y on X (the first column 1)."""
+    k = X_rows[0].shape[1]
+    xtx, xty = np.zeros((k, k)), np.zeros(k)
+    n, ysum, yy = 0, 0.0, 0.0
+    for X, y in zip(X_rows, y_rows, strict=True):
+        xtx += X.T @ X
+        xty += X.T @ y
+        n += len(y)
+        ysum += float(y.sum())
+        yy += float(y @ y)
+    inv = np.linalg.pinv(xtx)
+    beta = inv @ xty
+    meat = np.zeros((k, k))
+    rss, clusters = 0.0, 0
+    for X, y, d in zip(X_rows, y_rows, deals, strict=True):
+        e = y - X @ beta
+        rss += float(e @ e)
+        starts = np.flatnonzero(np.r_[True, d[1:] != d[:-1]])
+        clusters += len(starts)
+        u = np.add.reduceat(X * e[:, None], starts, axis=0)
+        meat += u.T @ u
+    tss = yy - ysum * ysum / n
+    factor = clusters / max(clusters - 1, 1) * (n - 1) / max(n - k, 1)
+    cov = factor * inv @ meat @ inv
+    return beta, cov, 1.0 - rss / tss if tss > 0 else float("nan")
+
+
+def card_values(records: pd.DataFrame, v: Variant, min_holding: int = 30,
+                reference: str | None = None, policies: str = "") -> pd.DataFrame:
     """One row per (trump, card) seen in `records` (a HandResults.records frame of one hand
-    size): value (tricks the card adds), its 95% CI, whether the card is a trump there, and
-    how many hands held it. Cards held fewer than `min_holding` times get no value."""
+    size, a `deal` column grouping the seats of a deal): value (the tricks a hand takes more
+    holding this card instead of the reference card) with its cluster-robust 95% CI,
+    whether the card is a trump there, how many hands held it, the reference card, the
+    level (tricks of a hand of reference-valued cards), the fit's R², and `policies` (what
+    played the records). Cards held fewer than `min_holding` times get no value; the
+    reference card's own row has value 0 with no interval."""
     D = len(v.cards)
     rows = []
     trumps = records["trump"].astype(str).to_numpy()
     masks = records["mask"].to_numpy(dtype=np.uint64)
     tricks = records["tricks"].to_numpy(dtype=np.float64)
+    deal_ids = records["deal"].to_numpy() if "deal" in records else np.arange(len(records))
     for t_name in dict.fromkeys(trumps):
         t = TRUMP_NAMES.index(t_name)
         idx = np.flatnonzero(trumps == t_name)
-        xtx = np.zeros((D, D))
-        xty = np.zeros(D)
-        yty = 0.0
+        idx = idx[np.argsort(deal_ids[idx], kind="stable")]
         held = np.zeros(D, dtype=np.int64)
-        for start in range(0, len(idx), BLOCK):
-            part = idx[start:start + BLOCK]
-            X = _bits(masks[part], D)
-            y = tricks[part]
-            xtx += X.T @ X
-            xty += X.T @ y
-            yty += float(y @ y)
-            held += X.sum(axis=0).astype(np.int64)
+        for start, end in _blocks(deal_ids[idx]):
+            held += _bits(masks[idx[start:end]], D).sum(axis=0).astype(np.int64)
         use = np.flatnonzero(held >= min_holding)
-        if use.size == 0:
+        if use.size < 2:
             continue
-        A = xtx[np.ix_(use, use)]
-        beta, *_ = np.linalg.lstsq(A, xty[use], rcond=None)
-        n = len(idx)
-        rss = max(float(yty - 2 * beta @ xty[use] + beta @ A @ beta), 0.0)
-        sigma2 = rss / max(n - use.size, 1)
-        se = np.sqrt(np.maximum(np.diag(np.linalg.pinv(A)) * sigma2, 0.0))
-        for j, c in enumerate(use):
-            rows.append({"trump": t_name, "card": v.cards.names[c],
+        ref = v.deck.index(reference) if reference in v.deck else reference_card(v, t, use)
+        if ref not in use:
+            continue
+        cols = [int(c) for c in use if c != ref]
+        X_rows, y_rows, d_rows = [], [], []
+        for start, end in _blocks(deal_ids[idx]):
+            part = idx[start:end]
+            bits = _bits(masks[part], D)
+            X_rows.append(np.column_stack([np.ones(len(part)), bits[:, cols]]))
+            y_rows.append(tricks[part])
+            d_rows.append(deal_ids[part])
+        beta, cov, r2 = _fit(X_rows, y_rows, d_rows)
+        se = np.sqrt(np.maximum(np.diag(cov), 0.0))
+        common = {"trump": t_name, "reference": v.cards.names[ref], "level": beta[0],
+                  "r2": r2, "hands": len(idx), "policies": policies}
+        for j, c in enumerate([int(ref), *cols]):
+            value, err = (0.0, np.nan) if j == 0 else (beta[j], se[j])
+            rows.append({**common, "card": v.cards.names[c],
                          "is_trump": bool(t < 4 and v.eff_suit_table[t][c] == t),
-                         "value": beta[j], "ci_low": beta[j] - Z95 * se[j],
-                         "ci_high": beta[j] + Z95 * se[j], "held": int(held[c]), "hands": n})
+                         "value": value, "ci_low": value - Z95 * err,
+                         "ci_high": value + Z95 * err, "held": int(held[c])})
     return pd.DataFrame(rows)
