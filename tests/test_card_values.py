@@ -71,3 +71,20 @@ def test_cluster_robust_intervals_cover_a_shared_deal_effect() -> None:
     covered = ((rest.ci_low <= want) & (want <= rest.ci_high)).mean()
     assert covered > 0.85, covered
     assert 0 < cv.r2.iloc[0] < 0.5
+
+
+def test_direct_attribution_adds_up_to_the_tricks() -> None:
+    """The tricks each card itself took per hand held, from the kernel's counts: the HiJo
+    takes every trick it is in, the LoJo none, and the values of all cards held add up to
+    every trick played (h per deal)."""
+    from reports.analysis.card_values import direct_card_values
+
+    v = sim.load_variant("hoffer", players=4)
+    res = sim.simulate_hands(v, 3, 20_000, seed=2, trump="S", keep="summary",
+                             card_stats=True, workers=1)
+    dv = direct_card_values(res.card_rates(), v, policies="precision+table").set_index("card")
+    assert dv.loc["HIJO", "value"] == 1.0 and dv.loc["LOJO", "value"] == 0.0
+    assert dv.loc["JS", "is_trump"] and dv.loc["JC", "is_trump"] and not dv.loc["JD", "is_trump"]
+    assert (dv.won.sum()) == 3 * 20_000                      # one winning card per trick
+    assert (dv.ci_low <= dv.value + 1e-9).all() and (dv.value <= dv.ci_high + 1e-9).all()
+    assert dv.loc["JS", "value"] > dv.loc["AS", "value"] > dv.loc["9H", "value"]

@@ -128,3 +128,26 @@ def card_values(records: pd.DataFrame, v: Variant, min_holding: int = 30,
                          "value": value, "ci_low": value - Z95 * err,
                          "ci_high": value + Z95 * err, "held": int(held[c])})
     return pd.DataFrame(rows)
+
+
+def direct_card_values(card_rates: pd.DataFrame, v: Variant, policies: str = "") -> pd.DataFrame:
+    """Direct attribution, counted in the kernel: per (trump, card), the tricks the card
+    itself took per hand that held it (it won the trick it was played to), with a 95%
+    Wilson interval over the hands that held it (a card is in at most one hand of a deal,
+    so each deal counts once). card_rates: HandResults.card_rates() of a run with
+    keep="summary" and card_stats=True; policies: what played it (kept in a column).
+    Unlike the fit, this needs no reference card: the values are absolute, and they add up
+    over a hand's cards to the tricks the hand took."""
+    from simulate.util.stats import wilson
+
+    if card_rates.empty:
+        return pd.DataFrame(columns=["trump", "card", "is_trump", "value", "ci_low",
+                                     "ci_high", "held", "won", "policies"])
+    lo, hi = wilson(card_rates["won"].to_numpy(float), card_rates["dealt"].to_numpy(float))
+    is_trump = [t != "NT" and v.eff_suit_table[TRUMP_NAMES.index(t)][v.deck.index(c)] ==
+                TRUMP_NAMES.index(t) for t, c in zip(card_rates.trump, card_rates.card,
+                                                     strict=True)]
+    return pd.DataFrame({"trump": card_rates["trump"], "card": card_rates["card"],
+                         "is_trump": is_trump, "value": card_rates["rate"], "ci_low": lo,
+                         "ci_high": hi, "held": card_rates["dealt"], "won": card_rates["won"],
+                         "policies": policies})
