@@ -217,7 +217,7 @@ def test_interrupt_exits_130(monkeypatch: pytest.MonkeyPatch,
 
 
 COMMANDS = ["variants", "rules", "simulate", "odds", "train", "tournament", "games", "compare",
-            "report", "bench"]
+            "report", "bench", "serve"]
 
 
 @pytest.mark.parametrize("command", [[]] + [[c] for c in COMMANDS])
