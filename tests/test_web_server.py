@@ -171,7 +171,7 @@ def test_pages_in_headless_chromium(live: LiveServer) -> None:
         browser = p.chromium.launch(executable_path=chromium,
                                     args=["--no-sandbox", "--disable-gpu"])
         try:
-            page = browser.new_page(viewport={"width": 1280, "height": 1000})
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
             errors: list[str] = []
             page.on("pageerror", lambda e: errors.append(str(e)))
             _odds_page(page, live.url, shots)

@@ -267,18 +267,20 @@ function oddsTable(res, rows) {
   const head = el("tr", {}, el("th", {}, res.auction ? "contract" : "bid"), el("th", {}, "n"),
     el("th", {}, exact), el("th", {}, "E[score]"), el("th", {}, "95% CI"),
     el("th", { title: "paired difference to the best on the same deals, Holm 95%" }, "vs best"),
-    el("th", {}, "mean tricks"), el("th", {}, ""));
+    el("th", {}, "mean tricks"), res.tricks.map((k) => el("th", { class: "pk", title: `chance of taking ${k.slice(1)} tricks${res.auction ? " (the side's)" : ""}` }, `P${k.slice(1)}`)),
+    el("th", {}, ""));
   const body = rows.map((r) => {
     const mark = r.forbidden ? (res.constraint === "max_bet" ? "forbidden (max bet)" : "forbidden (hook)")
-      : r.best ? "\u2605 best" : r.stopped_early ? "raced out: clearly worse" : r.tie ? "tie" : "";
+      : r.best ? "\u2605 best" : r.stopped_early ? "raced out" : r.tie ? "tie" : "";
     if (r.forbidden) return el("tr", {}, el("td", {}, res.auction ? r.contract : r.bid), el("td", {}, "\u2013"),
-      el("td", { colspan: 5 }, ""), el("td", {}, mark));
+      el("td", { colspan: 5 + res.tricks.length }, ""), el("td", {}, mark));
     return el("tr", { class: r.best ? "bestrow" : "" },
       el("td", {}, res.auction ? r.contract : r.bid), el("td", {}, r.n.toLocaleString()),
       el("td", {}, fmt(r.p_exact)), el("td", {}, fmt(r.expected_score, 2)),
       el("td", {}, `[${fmt(r.ci_low, 2)}, ${fmt(r.ci_high, 2)}]`),
       el("td", {}, r.best ? "" : r.diff_low === null ? "n/a" : `${signed(r.diff_to_best)} [${signed(r.diff_low)}, ${signed(r.diff_high)}]`),
-      el("td", {}, fmt(r.mean_tricks, 2)), el("td", {}, mark));
+      el("td", {}, fmt(r.mean_tricks, 2)), res.tricks.map((k) => el("td", { class: "pk" }, fmt(r[k], 2))),
+      el("td", {}, mark));
   });
   return el("table", { class: "data", id: "odds-table" }, el("thead", {}, head), el("tbody", {}, body));
 }
@@ -333,6 +335,9 @@ function render(res) {
   const first = blocks(res)[0].rows.find((r) => r.best);
   out.append(trickChart(res, first));
   for (const b of blocks(res)) out.append(oddsTable(res, b.rows));
+  if (res.rows.some((r) => r.stopped_early)) {
+    out.append(el("p", { class: "note" }, "Raced out: clearly worse than the best on the same deals (paired 99.9% interval), so played on fewer deals."));
+  }
   const panel = panelBox(res);
   if (panel) out.append(panel);
   out.append(sheetBox(res));
