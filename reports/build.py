@@ -254,7 +254,7 @@ def _balance(v: sim.Variant, seed: int, play: str, bid: str, games: int,
     return BalanceReport(games=games, policies=pol, metrics=res.metrics,
                          accuracy=res.accuracy(by="position"), lengths=res.length_hist(),
                          skill=skill, comparison=_comparison(v, seed, games, workers),
-                         profile=profile)
+                         profile=profile, seats=res.seat_diagnostics())
 
 
 def _comparison(v: sim.Variant, seed: int, games: int, workers: int | None
@@ -289,7 +289,7 @@ def _write_balance(folder: Path, b: BalanceReport) -> dict[str, Any]:
                              "compare_policies": c.policies if c else "",
                              "canonical_b": c.canonical_b if c else "", "tables": {}}
     tables = {"metrics": b.metrics, "accuracy": b.accuracy, "lengths": b.lengths,
-              "compare": c.table if c else None, "profile": b.profile}
+              "compare": c.table if c else None, "profile": b.profile, "seats": b.seats}
     for name, df in tables.items():
         if df is None:
             continue
@@ -313,7 +313,8 @@ def _read_balance(folder: Path, entry: dict[str, Any] | None) -> BalanceReport |
                          metrics=frames["metrics"], accuracy=frames["accuracy"],
                          lengths=frames["lengths"],
                          skill=SkillIndex(**entry["skill"]) if entry["skill"] else None,
-                         comparison=comparison, profile=frames.get("profile"))
+                         comparison=comparison, profile=frames.get("profile"),
+                         seats=frames.get("seats"))
 
 
 def _write_size(folder: Path, data: SizeReport) -> dict[str, Any]:

@@ -109,6 +109,7 @@ class BalanceReport:
     comparison: RuleComparison | None = None
     profile: pd.DataFrame | None = None  # simulate.games.skill.skill_profile: the skill
                                          # index, its bidding and play parts, the ceiling
+    seats: pd.DataFrame | None = None    # GameResults.seat_diagnostics(): by seat and size
 
 
 @dataclass(frozen=True)

@@ -314,3 +314,21 @@ def test_compare_train_trains_only_what_lacks_a_table(monkeypatch: pytest.Monkey
                               "--games", "200", "--no-skill"])
     assert out.exit_code == 0, out.output
     assert trained == []
+
+
+def test_seat_diagnostics_count_deals_hooks_and_scores() -> None:
+    """Oh Hell 4p plays 23 rounds: the first dealer (seat 3) and seats 0, 1 deal six hands
+    each and seat 2 five (the deal passes left); the hook binds every dealer's bid but the
+    hands where the rules lift it; score sums by seat and size add up to the final scores."""
+    v = sim.load_variant("oh_hell")
+    res = simulate_games(v, 300, seed=3, policies="greedy+heuristic", workers=1)
+    diag = res.seat_diagnostics()
+    dealt = diag.groupby("seat").dealt.sum()
+    assert dealt.tolist() == [6 * 300, 6 * 300, 5 * 300, 6 * 300]
+    assert (diag.groupby("seat").hooked.sum() > 0).all()
+    assert (diag.hooked <= diag.dealt).all()
+    metrics = res.metrics.set_index("metric")
+    for s in range(4):
+        part = diag[diag.seat == s]
+        total = (part.mean_score * part.played).sum() / 300
+        assert np.isclose(total, metrics.loc[f"score[{s}]", "value"])

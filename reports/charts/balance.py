@@ -198,3 +198,22 @@ def sweep_chart(sweep: pd.DataFrame | None, stem: str | os.PathLike[str], option
         fig.suptitle(title[:110], fontsize=9)
     fig.tight_layout()
     return save(fig, stem)
+
+
+def seat_score_chart(seats: pd.DataFrame | None, stem: str | os.PathLike[str], players: int,
+                     title: str = "Mean score per hand by hand size and seat") -> list[Path]:
+    """Mean score per hand by hand size, one line per absolute seat (GameResults.
+    seat_diagnostics()): where in the game a seat's edge is won or lost."""
+    if not has_rows(seats) or seats.hand_size.nunique() < 2:
+        return []
+    fig, ax = plt.subplots(figsize=(6.8, 3.8))
+    for seat in sorted(int(x) for x in seats.seat.unique()):
+        part = seats[seats.seat == seat].sort_values("hand_size")
+        ax.plot(part.hand_size, part.mean_score, marker="o", markersize=3, linewidth=1.2,
+                color=seat_colour(seat), label=seat_label(seat, players, "first dealer"))
+    ax.set_xlabel("hand size")
+    ax.set_ylabel("mean score per hand")
+    ax.legend(frameon=False, fontsize=8, ncol=2)
+    ax.grid(alpha=0.3)
+    ax.set_title(title)
+    return save(fig, stem)

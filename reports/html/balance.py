@@ -90,7 +90,44 @@ def _seats_section(g: GameReport, b: BalanceReport, d: Path, root: Path) -> str:
     group: list[Col] = [("group", "", lambda r: esc(str(r["group"])))]
     table = data_table(m[m.seat.notna()], group + METRIC_COLS)
     return (f'<section><h2 id="seats">Seats</h2>{win}{final}{table}'
-            f'{table_downloads(m, d / "metrics", root)}</section>')
+            f'{table_downloads(m, d / "metrics", root)}{_seat_diagnostics(g, b, d, root)}'
+            "</section>")
+
+
+SEAT_COLS: list[Col] = [
+    ("seat", "absolute seat (0 = first dealer's left)", lambda r: str(int(r["seat"]))),
+    ("hands played", "hands this seat played", lambda r: grouped_int(r["played"])),
+    ("hands dealt", "hands this seat dealt", lambda r: grouped_int(r["dealt"])),
+    ("dealt under the hook", "hands it dealt where the hook (or Max Bet) bound its bid",
+     lambda r: grouped_int(r["hooked"])),
+    ("mean score per hand", "over every hand it played", lambda r: fmt_num(r["mean_score"])),
+    ("exact rate", "share of its hands bid exactly (made, for contracts)",
+     lambda r: fmt_num(r["exact_rate"])),
+]
+
+
+def _seat_diagnostics(g: GameReport, b: BalanceReport, d: Path, root: Path) -> str:
+    """Where a seat imbalance comes from: who deals how often (and under the hook), and
+    the score by hand size and seat."""
+    seats = b.seats
+    if seats is None or seats.empty:
+        return ""
+    by_seat = seats.groupby("seat", as_index=False).agg(
+        played=("played", "sum"), dealt=("dealt", "sum"), hooked=("hooked", "sum"))
+    weighted = seats.assign(score=seats.mean_score * seats.played,
+                            exact=seats.exact_rate * seats.played)
+    sums = weighted.groupby("seat")[["score", "exact"]].sum()
+    by_seat["mean_score"] = sums.score.to_numpy() / by_seat.played.to_numpy()
+    by_seat["exact_rate"] = sums.exact.to_numpy() / by_seat.played.to_numpy()
+    fig = figure(bc.seat_score_chart(seats, d / "seat-score", g.players), root,
+                 "mean score by hand size and seat",
+                 "Mean score per hand by hand size, one line per seat.")
+    return ('<h3 id="seat-diagnostics">Where a seat\'s edge comes from</h3>'
+            "<p>Who deals how often (the deal passes left, so a schedule whose length is not "
+            "a multiple of the players has some seats deal more), how many of those hands "
+            "the hook bound, and the score by hand size and seat.</p>"
+            f"{data_table(by_seat, SEAT_COLS)}{fig}"
+            f'{table_downloads(seats, d / "seats", root)}')
 
 
 def _length_section(b: BalanceReport, d: Path, root: Path) -> str:

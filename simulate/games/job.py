@@ -156,10 +156,10 @@ class GameJob:
                                           int(v.rule("deal.widow", 0) or 0), len(v.ladder)))
 
     def run(self, start: int, count: int) -> tuple[np.ndarray, np.ndarray]:
-        """Games start..start+count-1: (rows [count, width], by_size [4, n, H+1])."""
+        """Games start..start+count-1: (rows [count, width], by_size [planes, n, H+1])."""
         n = self.v.players
         rows = np.zeros((count, self.width), np.int64)
-        by_size = np.zeros((4, n, self.max_size + 1), np.int64)
+        by_size = np.zeros((K.BY_SIZE_PLANES, n, self.max_size + 1), np.int64)
         empty_i, empty_m, empty_d = _empty_trace(n)
         K.run_games(self.tables.P, self.tables.as_tuple(), self.SP, self.stabs, self.G,
                     self.sched, self.con_rounds, self.specials, self.card_ids,

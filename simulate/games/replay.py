@@ -30,7 +30,7 @@ def kernel_game_records(job: GameJob, game: int,
     tr_masks = np.zeros((max_hands, n + 1), np.uint64)
     tr_dec = np.zeros((max_hands, max_dec, 3), np.int64)
     row = np.zeros(job.width, np.int64)
-    by_size = np.zeros((4, n, job.max_size + 1), np.int64)
+    by_size = np.zeros((K.BY_SIZE_PLANES, n, job.max_size + 1), np.int64)
     played = K.trace_game(job.tables.P, job.tables.as_tuple(), job.SP, job.stabs,
                           job.G, job.sched,
                           job.con_rounds, job.specials, job.card_ids,

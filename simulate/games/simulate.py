@@ -58,7 +58,7 @@ def simulate_games(v: Variant, games: int, seed: int = 0,
     task = GameTask("games", (GameSpec.of(job),), chunk_size, keep, jobs=(job,))
     defs = metric_defs(job)
     sums = MetricSums(len(defs))
-    by_size = np.zeros((4, v.players, job.max_size + 1), np.int64)
+    by_size = np.zeros((K.BY_SIZE_PLANES, v.players, job.max_size + 1), np.int64)
     kept: list[np.ndarray] = []
     lengths = np.zeros(1, np.int64)
 
@@ -116,6 +116,25 @@ class GameResults:
                 lo, hi = wilson(ok, played)
                 out.append({by: s, "hand_size": h, "n": played, "rate": ok / played,
                             "lo": lo, "hi": hi})
+        return pd.DataFrame(out)
+
+    def seat_diagnostics(self) -> pd.DataFrame:
+        """What a seat imbalance comes from, by absolute seat and hand size: hands played,
+        the mean score per hand (kept as sums, so no interval), hands dealt by
+        that seat and hands it dealt under the hook (or Max Bet), and the exact rate.
+        Rows: seat, hand_size, played, mean_score, exact_rate, dealt, hooked."""
+        b = self.by_size
+        out = []
+        for s in range(self.variant.players):
+            for h in range(1, b.shape[2]):
+                played = int(b[K.BY_PLAYED, s, h])
+                if played == 0 and b[K.BY_DEALT, s, h] == 0:
+                    continue
+                out.append({"seat": s, "hand_size": h, "played": played,
+                            "mean_score": b[K.BY_SCORE, s, h] / played if played else np.nan,
+                            "exact_rate": b[K.BY_EXACT, s, h] / played if played else np.nan,
+                            "dealt": int(b[K.BY_DEALT, s, h]),
+                            "hooked": int(b[K.BY_HOOKED, s, h])})
         return pd.DataFrame(out)
 
     def length_hist(self) -> pd.DataFrame:

@@ -50,6 +50,11 @@ ONE = np.uint64(1)
 ZERO = np.uint64(0)
 HANDS_PER_GAME = 16384         # stream keys per game; also bounds the safety cap below
 SIZE_SLOTS = 64                # round key on a schedule: occurrence * SIZE_SLOTS + hand size
+# by_size planes, each [seat, hand size]: played / exact by absolute seat, played / exact by
+# seat relative to the dealer, score sum by absolute seat, hands dealt and hands dealt under
+# the hook (or Max Bet) by the dealer's absolute seat
+BY_PLAYED, BY_EXACT, BY_REL_PLAYED, BY_REL_EXACT, BY_SCORE, BY_DEALT, BY_HOOKED = range(7)
+BY_SIZE_PLANES = 7
 
 # G slots (the end rule)
 G_TARGET_RULE, G_TARGET, G_LOWER, G_RIVER, G_TB_CAP, G_TB_PEAK, G_TIES_MAKERS, G_STARS, \
@@ -237,10 +242,11 @@ def _tally_seats(P, h, hp, made, specials, hands0, sout, captured, hout, abs_of,
             row[base + P_MADE] += 1 if made else 0
         if s == hout[H_ALONE]:
             row[base + P_ALONE] += 1
-        by_size[0, a, h] += 1
-        by_size[1, a, h] += 1 if ok else 0
-        by_size[2, s, h] += 1
-        by_size[3, s, h] += 1 if ok else 0
+        by_size[BY_PLAYED, a, h] += 1
+        by_size[BY_EXACT, a, h] += 1 if ok else 0
+        by_size[BY_REL_PLAYED, s, h] += 1
+        by_size[BY_REL_EXACT, s, h] += 1 if ok else 0
+        by_size[BY_SCORE, a, h] += sout[s, S_SCORE]
         for e in range(n_sp):
             if (hands0[s] >> np.uint64(specials[e])) & ONE:
                 row[base + SEAT_BASE + e] += 1
@@ -264,9 +270,11 @@ def _tally_hand(P, tabs, h, hp, constrained, tied_round, specials, scratch, bp, 
     voided = hout[H_VOIDED] == 1
     maker = hout[H_MAKER]
     row[C_HANDS] += 1
+    by_size[BY_DEALT, abs_of[hp - 1], h] += 1
     if constrained and not voided and not tied_round and \
             P[L.FORM] == L.FORM_SEQUENTIAL and P[L.CONSTRAINT] != L.CON_NONE:
         row[C_CONSTRAINED] += 1
+        by_size[BY_HOOKED, abs_of[hp - 1], h] += 1
         row[C_FORCED] += _forced(P, tabs, hands0, sout, h, hout[H_TRUMP], bp, rs_own)
     if voided:
         row[C_VOIDED] += 1
@@ -439,11 +447,11 @@ def play_game(P, tabs, SP, stabs, G, sched, con_rounds, specials, card_ids, seed
     clair_abs: 1 for a clairvoyant bidder by absolute seat (_clairvoyant_rules); play_abs,
     bid_abs: policy ids by absolute seat;
     star_thr: star-spending threshold by absolute seat (-1: never); scratch:
-    hand.make_scratch(...); gs: make_game_scratch(n); by_size[0|1, a, h] counts hands
-    played / exact by absolute seat and hand size, by_size[2|3, s, h] the same by seat
-    relative to the dealer. With do_trace, hand k's deal, decisions and outcome go to
-    tr_int[k], tr_masks[k], tr_dec[k] (as many hands as those arrays hold). Returns the
-    number of hands played."""
+    hand.make_scratch(...); gs: make_game_scratch(n); by_size[plane, seat, h]: the BY_
+    planes (played, exact and score by absolute seat, played and exact by seat relative to
+    the dealer, hands dealt and hooked by the dealer's absolute seat). With do_trace, hand
+    k's deal, decisions and outcome go to tr_int[k], tr_masks[k], tr_dec[k] (as many hands
+    as those arrays hold). Returns the number of hands played."""
     pp, bp, totals, stars, cand, lead, fixed, rs_own, abs_of, occ, kbuf, cbuf, Pc = gs
     lower = G[G_LOWER] == 1
     hout = scratch.hand_out
