@@ -268,8 +268,10 @@ class PairedSums:
             zbb = self.b.ss_z() / yb ** 2
             xaxb, xayb, yaxb, yayb = self.c
             zab = (xaxb - rb * xayb - ra * yaxb + ra * rb * yayb) / (ya * yb)
-            var = np.maximum(zaa + zbb - 2 * zab, 0.0) / (g * (g - 1)) if g > 1 else \
-                np.full(len(ra), np.nan)
+            paired = zaa + zbb - 2 * zab
+            # identical A and B leave only rounding: call a variance that small zero
+            paired = np.where(paired > 1e-12 * (zaa + zbb), paired, 0.0)
+            var = paired / (g * (g - 1)) if g > 1 else np.full(len(ra), np.nan)
         return self.b.ratio() - self.a.ratio(), np.sqrt(var)
 
     def variance_reduction(self) -> np.ndarray:
