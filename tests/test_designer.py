@@ -113,6 +113,16 @@ def test_a_bad_formula_in_an_inactive_patch_is_refused(tmp_path: Path) -> None:
         sim.load_variant(path)
 
 
+def test_a_patch_whose_set_is_not_a_table_is_refused(tmp_path: Path) -> None:
+    """Applied or not, a [[when]] patch's 'set' must be a table (the fuzzer found one that
+    was a number reach the formula check as a traceback)."""
+    path = tmp_path / "patched.toml"
+    path.write_text(HOFFER.read_text(encoding="utf-8") +
+                    '\n[[when]]\nif = { peak_twice = true }\nset = 1\n', encoding="utf-8")
+    with pytest.raises(BidlabInputError, match=r"\[\[when\]\] #\d+: 'set' must be a table"):
+        sim.load_variant(path)
+
+
 def test_rules_diff_names_what_changes(tmp_path: Path) -> None:
     path = _bad_file(tmp_path, 'over = "took - bid"', 'over = "took"')
     text = describe_diff(sim.load_variant("hoffer"), sim.load_variant(path))

@@ -258,8 +258,9 @@ class PairedSums:
         self.c += np.stack([(xa * xb).sum(0), (xa * yb).sum(0), (ya * xb).sum(0),
                             (ya * yb).sum(0)])
 
-    def diff(self) -> tuple[np.ndarray, np.ndarray]:
-        """(rB - rA, its standard error)."""
+    def _variances(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per metric, (the variance sum of A's and B's ratio terms, as if on independent
+        deals; the variance of their difference paired on the same deals), per game."""
         g = self.a.games
         ra, rb = np.nan_to_num(self.a.ratio()), np.nan_to_num(self.b.ratio())
         ya, yb = self.a.s[1] / max(g, 1), self.b.s[1] / max(g, 1)
@@ -271,23 +272,22 @@ class PairedSums:
             paired = zaa + zbb - 2 * zab
             # identical A and B leave only rounding: call a variance that small zero
             paired = np.where(paired > 1e-12 * (zaa + zbb), paired, 0.0)
-            var = paired / (g * (g - 1)) if g > 1 else np.full(len(ra), np.nan)
+        return zaa + zbb, paired
+
+    def diff(self) -> tuple[np.ndarray, np.ndarray]:
+        """(rB - rA, its standard error)."""
+        g = self.a.games
+        _, paired = self._variances()
+        var = paired / (g * (g - 1)) if g > 1 else np.full(len(paired), np.nan)
         return self.b.ratio() - self.a.ratio(), np.sqrt(var)
 
     def variance_reduction(self) -> np.ndarray:
         """Per metric, the variance of B − A had A and B been played on independent deals
         over its variance paired on the same deals (> 1: pairing narrows the interval by
         its square root); nan where the paired variance is 0."""
-        g = self.a.games
-        ya, yb = self.a.s[1] / max(g, 1), self.b.s[1] / max(g, 1)
-        ra, rb = np.nan_to_num(self.a.ratio()), np.nan_to_num(self.b.ratio())
+        independent, paired = self._variances()
         with np.errstate(invalid="ignore", divide="ignore"):
-            zaa = self.a.ss_z() / ya ** 2
-            zbb = self.b.ss_z() / yb ** 2
-            xaxb, xayb, yaxb, yayb = self.c
-            zab = (xaxb - rb * xayb - ra * yaxb + ra * rb * yayb) / (ya * yb)
-            paired = zaa + zbb - 2 * zab
-            return np.where(paired > 1e-12 * (zaa + zbb), (zaa + zbb) / paired, np.nan)
+            return np.where(paired > 0, independent / paired, np.nan)
 
 
 def metrics_frame(defs: Sequence[Metric], sums: MetricSums) -> pd.DataFrame:

@@ -259,6 +259,9 @@ def _patched_rules(data: Mapping[str, Any], label: str, name: str, opts: Mapping
             raise input_error(where, "needs 'if' and 'set' or 'error' (and nothing else)")
         if not isinstance(patch["if"], dict):
             raise input_error(where, "'if' must be a table of option = value")
+        # every patch, applied here or not: the formula check reads the others' 'set' too
+        if not isinstance(patch.get("set", {}), dict):
+            raise input_error(where, "'set' must be a table of \"section.key\" = value")
         if _condition_holds(patch["if"], opts, players, where):
             if "error" in patch:
                 raise BidlabInputError(f"{name}: {patch['error']}")
@@ -321,7 +324,7 @@ def _check_formulas(v: Variant, data: Mapping[str, Any], label: str) -> None:
             if kind == "expr" and v.rules.get(section, {}).get(key) is not None:
                 found.append((f"[{section}] {key}", v.rules[section][key]))
     for i, patch in enumerate(data.get("when", [])):
-        for dotted, value in ((patch.get("set") or {}) if isinstance(patch, dict) else {}).items():
+        for dotted, value in (patch.get("set") or {}).items():
             section, _, key = str(dotted).partition(".")
             if schema.SECTIONS.get(section, {}).get(key, ("",))[0] == "expr":
                 found.append((f"[[when]] #{i + 1} {dotted}", value))

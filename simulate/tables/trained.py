@@ -9,6 +9,7 @@ The training loop itself is simulate.hands.train.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -36,45 +37,48 @@ def table_file(v: Variant, folder: Path) -> Path:
     return folder / f"{v.name}-{v.players}p-{digest}.npz"
 
 
-def load_trained(v: Variant, tables: RuleTables) -> list[int]:
-    """Load trained tables for exactly this configuration into tables.bid_table and
-    tables.card_rate (shipped folder first, then the user's); return the hand sizes covered."""
+def _trained_files(v: Variant) -> Iterator[Mapping[str, np.ndarray]]:
+    """The arrays of every readable trained file of exactly this configuration and format,
+    shipped folder first, then the user's; a damaged file is skipped (the bidder falls back
+    to the heuristic)."""
     for folder in (SHIPPED_DIR, user_dir()):
         path = table_file(v, folder)
         if not path.is_file():
             continue
         try:
             with np.load(path, allow_pickle=False) as data:
-                if str(data["canonical"]) != v.canonical or int(data["format"]) != FORMAT or \
-                        data["bid_table"].shape != tables.bid_table.shape:
+                if str(data["canonical"]) != v.canonical or int(data["format"]) != FORMAT:
                     continue
-                sizes = [int(h) for h in data["sizes"]]
-                for h in sizes:
-                    tables.bid_table[h] = data["bid_table"][h]
-                    tables.card_rate[h] = data["card_rate"][h]
-                return sizes
+                arrays = {name: data[name] for name in data.files}
         except (OSError, KeyError, ValueError):
-            continue   # a damaged file is ignored: the bidder falls back to the heuristic
+            continue
+        yield arrays
+
+
+def load_trained(v: Variant, tables: RuleTables) -> list[int]:
+    """Load trained tables for exactly this configuration into tables.bid_table and
+    tables.card_rate (shipped folder first, then the user's); return the hand sizes covered."""
+    for data in _trained_files(v):
+        if not {"bid_table", "card_rate", "sizes"} <= set(data) or \
+                data["bid_table"].shape != tables.bid_table.shape:
+            continue
+        sizes = [int(h) for h in data["sizes"]]
+        for h in sizes:
+            tables.bid_table[h] = data["bid_table"][h]
+            tables.card_rate[h] = data["card_rate"][h]
+        return sizes
     return []
 
 
 def load_one_card(v: Variant) -> np.ndarray | None:
     """The exact one-card bid table of exactly this configuration (see RuleTables.one_card),
     from its trained file (shipped folder first, then the user's), or None."""
-    for folder in (SHIPPED_DIR, user_dir()):
-        path = table_file(v, folder)
-        if not path.is_file():
+    for data in _trained_files(v):
+        if "one_card" not in data:
             continue
-        try:
-            with np.load(path, allow_pickle=False) as data:
-                if str(data["canonical"]) != v.canonical or int(data["format"]) != FORMAT or \
-                        "one_card" not in data.files:
-                    continue
-                table = np.asarray(data["one_card"], dtype=np.int8)
-                if table.ndim == 4 and table.shape[0] == v.players:
-                    return table
-        except (OSError, KeyError, ValueError):
-            continue
+        table = np.asarray(data["one_card"], dtype=np.int8)
+        if table.ndim == 4 and table.shape[0] == v.players:
+            return table
     return None
 
 
