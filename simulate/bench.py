@@ -30,8 +30,12 @@ from typing import Any
 import numpy as np
 
 from simulate.games.simulate import simulate_games
+from simulate.hands.chunks import run_summary_chunk
+from simulate.hands.job import make_job
 from simulate.hands.odds import bid_odds
 from simulate.hands.simulate import simulate_hands
+from simulate.kernel.bits import SELECT_PATH
+from simulate.kernel.chunk import STAGE_BIDS, STAGE_DEAL, STAGE_HAND, STAGE_SCORE, run_stages
 from simulate.kernel.deal import run_deals
 from simulate.reference.engine import RandomPolicy, simulate_hand
 from simulate.rules.load import load_variant
@@ -108,6 +112,79 @@ def _kernel_row(name: str, game: str, players: int, hand_size: int, policy: str,
                note=f"{v.canonical}, {hand_size} cards, {play}+{bid}, 2 threads")
 
 
+def _probe_row(hands: int, repeats: int) -> Row:
+    """The issue's probe workload on one thread: classic Oh Hell, 4 players x 7 cards,
+    random bids and play; the note gives ns per card played (28 cards a hand)."""
+    v = load_variant("oh_hell", players=4)
+    simulate_hands(v, 7, 10_000, seed=0, play="random", bid="random", keep="summary",
+                   workers=1)
+
+    def run() -> int:
+        simulate_hands(v, 7, hands, seed=1, play="random", bid="random", keep="summary",
+                       workers=1)
+        return hands
+
+    rates = _median_rate(run, repeats)
+    rate = statistics.median(rates)
+    return Row("oh_hell 4p x7 random, 1 thread", rate, repeats=rates,
+               note=f"{1e9 / (rate * 28):.1f} ns per card played; bit select: {SELECT_PATH}")
+
+
+# (label, game, players (None: the game's usual), cards (None: its peak hand), play+bid)
+STAGE_CASES: list[tuple[str, str, int | None, int | None, str]] = [
+    ("oh_hell 4p x7 random", "oh_hell", 4, 7, "random+random"),
+    ("oh_hell 4p x10 precision+table", "oh_hell", 4, 10, "precision+table"),
+    ("hoffer default", "hoffer", None, None, "precision+table"),
+    ("horseshoes default", "horseshoes", None, None, "precision+table"),
+    ("hyjack default", "hyjack", None, None, "precision+table"),
+    ("hasenpfeffer default", "hasenpfeffer", None, None, "precision+table"),
+    ("kings_and_fools default", "kings_and_fools", None, None, "precision+table"),
+]
+STAGES = ("deal", "bids", "play", "score", "summary")
+
+
+def _stage_rows(hands: int, repeats: int) -> list[Row]:
+    """Nanoseconds per hand of each stage (deal, bids, play, score, summary accumulation),
+    one thread: the kernel's stage workload (kernel.chunk.run_stages) taken to each stage in
+    turn, interleaved within every repeat, and the differences of the medians. The next
+    speed-up is chosen from these."""
+    rows = []
+    for label, game, players, cards, policy in STAGE_CASES:
+        v = load_variant(game, players=players) if players else load_variant(game)
+        h = cards or max(v.schedule)
+        play, _, bid = policy.partition("+")
+        job = make_job(v, h, hands, 1, play, bid, None, None, None)
+        args = job.args()
+        scratch = job.scratch()
+
+        def stage(upto: int, count: int, a: Any = args, sc: Any = scratch) -> None:
+            run_stages(a.P, a.tables, a.seed, 0, count, a.hand_size, a.constrained, a.fixed,
+                       a.forced_trump, a.play_pol, a.bid_pol, sc, upto)
+
+        for upto in (STAGE_DEAL, STAGE_BIDS, STAGE_SCORE, STAGE_HAND):
+            stage(upto, 1_000)                      # warm: compile untimed
+        run_summary_chunk(job, 0, 1_000)
+        runs: dict[str, list[float]] = {k: [] for k in ("deal", "bids", "score", "hand", "sum")}
+        for _ in range(repeats):
+            for key, upto in (("deal", STAGE_DEAL), ("bids", STAGE_BIDS),
+                              ("score", STAGE_SCORE), ("hand", STAGE_HAND)):
+                t = time.perf_counter()
+                stage(upto, hands)
+                runs[key].append((time.perf_counter() - t) * 1e9 / hands)
+            t = time.perf_counter()
+            run_summary_chunk(job, 0, hands)
+            runs["sum"].append((time.perf_counter() - t) * 1e9 / hands)
+        med = {k: statistics.median(x) for k, x in runs.items()}
+        cost = {"deal": med["deal"], "bids": med["bids"] - med["deal"],
+                "play": med["hand"] - med["score"], "score": med["score"] - med["bids"],
+                "summary": med["sum"] - med["hand"]}
+        for name in STAGES:
+            rows.append(Row(f"stage {label}: {name}", cost[name], unit="ns/hand",
+                            note=f"{v.canonical}, {h} cards, {policy}, 1 thread, differences "
+                                 f"of medians (whole hand {med['sum']:.0f} ns)"))
+    return rows
+
+
 def _deal_row(repeats: int) -> Row:
     """Deals per second of the dealing kernel alone, 2 threads."""
     v = load_variant("oh_hell", players=4)
@@ -116,8 +193,8 @@ def _deal_row(repeats: int) -> Row:
     count = 20_000_000
 
     def half(start: int) -> None:
-        run_deals(P, np.uint64(1), start, count // 2, 10, fixed, np.zeros(64, np.int64),
-                  np.zeros(5, np.uint64), np.zeros(3, np.uint64))
+        run_deals(P, np.uint64(1), start, count // 2, 10, fixed, np.zeros(5, np.uint64),
+                  np.zeros(3, np.uint64))
 
     half(0)
 
@@ -128,7 +205,8 @@ def _deal_row(repeats: int) -> Row:
 
     rates = _median_rate(run, repeats)
     return Row("deal only 4p x10", statistics.median(rates), "deals/s", rates,
-               TARGETS["deal only 4p x10"], "partial Fisher-Yates, 2 threads")
+               TARGETS["deal only 4p x10"],
+               f"draws from the free-card mask, bit select: {SELECT_PATH}, 2 threads")
 
 
 def _odds_rows(repeats: int) -> list[Row]:
@@ -370,8 +448,11 @@ def run_benchmark(quick: bool = False, full: bool = False, out_dir: str | Path |
     """
     repeats = 3 if quick else 5
     scale = 1 if not quick else 4
-    echo(f"bidlab benchmark: medians over {repeats} repeats, 2 threads unless noted")
+    echo(f"bidlab benchmark: medians over {repeats} repeats, 2 threads unless noted; "
+         f"kernel bit select: {SELECT_PATH}")
     rows, cost_pairs = _kernel_rows(repeats, scale)
+    rows.append(_probe_row(4_000_000 // scale, repeats))
+    rows.extend(_stage_rows(200_000 // scale, repeats))
     rows.append(_deal_row(repeats))
     rows.extend(_odds_rows(repeats))
     rows.extend(_games_rows(repeats))
@@ -400,7 +481,8 @@ def run_benchmark(quick: bool = False, full: bool = False, out_dir: str | Path |
     report = {
         "when": datetime.now(UTC).isoformat(timespec="seconds"),
         "machine": {"python": platform.python_version(), "cpu_count": os.cpu_count(),
-                    "platform": platform.platform(), "processor": _cpu_name()},
+                    "platform": platform.platform(), "processor": _cpu_name(),
+                    "bit_select": SELECT_PATH},
         "rows": [asdict(r) | {"met": r.met} for r in rows],
         "ratios": ratios,
         "policy_cost": policy_cost,

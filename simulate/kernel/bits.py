@@ -62,6 +62,13 @@ def lowest_bit_index_reversed(typingctx, x):
 ONE = np.uint64(1)
 
 HAS_PDEP = "+bmi2" in llvm.get_host_cpu_features().flatten().split(",")
+# Zen 1 and Zen 2 have BMI2 but run pdep in microcode (~250 cycles against 3 elsewhere):
+# there the portable select is faster, so they take it too.
+SLOW_PDEP_CPUS = ("znver1", "znver2")
+FAST_PDEP = HAS_PDEP and llvm.get_host_cpu_name() not in SLOW_PDEP_CPUS
+# Which select the kernel compiled (the benchmark prints it): numba caches machine code
+# per host CPU, so the choice made at import is the one that runs.
+SELECT_PATH = "pdep (BMI2)" if FAST_PDEP else "portable (popcount halving)"
 
 
 @kernel_intrinsic
@@ -78,16 +85,45 @@ def _pdep(typingctx, src, mask):
     return sig, codegen
 
 
-if HAS_PDEP:
-    @kernel_jit(inline=True)
-    def nth_set_bit(mask, k):
-        """Index of the k-th (0-based) set bit of mask, lowest first."""
-        return lowest_bit_index(_pdep(ONE << np.uint64(k), mask))
-else:
-    @kernel_jit(inline=True)
-    def nth_set_bit(mask, k):
-        """Index of the k-th (0-based) set bit of mask, lowest first."""
-        m = mask
-        for _ in range(k):
-            m &= m - ONE
-        return lowest_bit_index(m)
+LOW32 = np.uint64(0xFFFFFFFF)
+LOW16 = np.uint64(0xFFFF)
+LOW8 = np.uint64(0xFF)
+
+
+@kernel_jit(inline=True)
+def nth_set_bit_pdep(mask, k):
+    """Index of the k-th (0-based) set bit of mask, lowest first (k < popcount(mask)), by
+    one bit deposit (BMI2 only)."""
+    return lowest_bit_index(_pdep(ONE << np.uint64(k), mask))
+
+
+@kernel_jit(inline=True)
+def nth_set_bit_portable(mask, k):
+    """nth_set_bit without BMI2: halve the search by popcounts of the low 32, 16 and 8
+    bits, then clear the lowest bits of the byte left (at most 7), so the cost no longer
+    grows with k."""
+    m = mask
+    base = 0
+    kk = np.int64(k)
+    c = popcount(m & LOW32)
+    if kk >= c:
+        kk -= c
+        m >>= np.uint64(32)
+        base += 32
+    c = popcount(m & LOW16)
+    if kk >= c:
+        kk -= c
+        m >>= np.uint64(16)
+        base += 16
+    c = popcount(m & LOW8)
+    if kk >= c:
+        kk -= c
+        m >>= np.uint64(8)
+        base += 8
+    for _ in range(kk):
+        m &= m - ONE
+    return base + lowest_bit_index(m)
+
+
+# nth_set_bit: the index of the k-th (0-based) set bit of mask, lowest first
+nth_set_bit = nth_set_bit_pdep if FAST_PDEP else nth_set_bit_portable

@@ -22,9 +22,14 @@ from simulate.kernel.hand import (
     S_SCORE,
     S_SIZE,
     S_TRICKS,
+    SALT_DEAL,
+    _score_hand,
+    deal_and_bid,
+    deal_hands,
     run_hand,
 )
 from simulate.kernel.jit import kernel_jit
+from simulate.kernel.rng import seed_stream
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
@@ -133,3 +138,43 @@ def run_traces(P, tabs, seed, indices, h, constrained, fixed, forced_trump, play
             mask_out[j, s] = hands0[s]
         for e in range(captured.shape[0]):
             captured_out[j, e] = captured[e]
+
+
+# run_stages: how far each hand goes (the benchmark's per-stage timings are differences)
+STAGE_DEAL, STAGE_BIDS, STAGE_SCORE, STAGE_HAND = range(4)
+
+
+@kernel_jit(nogil=True)
+def run_stages(P, tabs, seed, start, count, h, constrained, fixed, forced_trump, play_pol,
+               bid_pol, scratch, upto):
+    """The benchmark's stage workload: hands start..start+count-1 taken only as far as
+    `upto` with run_hand's own phase functions, so stage costs are differences of rates.
+
+    STAGE_DEAL: seed the deal stream and deal (deal_hands); STAGE_BIDS: everything before
+    the first trick (deal_and_bid); STAGE_SCORE: that, then scoring with no trick played;
+    STAGE_HAND: the whole hand (run_hand). Other arguments as in run_records. Returns an
+    XOR of the results, so no stage can be optimised away."""
+    n = P[0]
+    acc = ZERO
+    hands, sout, captured = scratch.hands, scratch.seat_out, scratch.captured
+    for j in range(count):
+        if upto == STAGE_DEAL:
+            seed_stream(scratch.deal_stream, seed, start + j, SALT_DEAL)
+            deal_hands(P, scratch.deal_stream, hands, scratch.dealt, fixed, h, forced_trump,
+                       tabs.card_suit)
+            for s in range(n):
+                acc ^= hands[s]
+            continue
+        if upto == STAGE_HAND:
+            run_hand(P, tabs, seed, start + j, h, constrained, fixed, forced_trump, play_pol,
+                     bid_pol, scratch, False)
+        else:
+            _, _, maker, contract, alone, _, _, voided = deal_and_bid(
+                P, tabs, seed, start + j, h, constrained, fixed, forced_trump, bid_pol,
+                scratch, False)
+            if upto == STAGE_SCORE and not voided:
+                _score_hand(P, tabs, h, maker, contract, alone, sout, captured,
+                            scratch.unit_bids, scratch.unit_tricks, scratch.unit_scores)
+        for s in range(n):
+            acc ^= np.uint64(sout[s, S_BID] + 64 * sout[s, S_SCORE]) ^ hands[s]
+    return acc

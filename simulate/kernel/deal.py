@@ -1,4 +1,4 @@
-"""Dealing: a partial Fisher-Yates shuffle over the cards nobody holds fixed (single hands),
+"""Dealing: each card drawn uniformly from the mask of the cards still free (single hands),
 and the coupled deal of whole games (`deal_coupled`): every configuration of a comparison
 deals from one shuffle of the union of their decks."""
 
@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from simulate.kernel.bits import nth_set_bit, popcount
 from simulate.kernel.jit import kernel_jit
-from simulate.kernel.rng import GOLDEN, below, mix64, seed_stream
+from simulate.kernel.rng import GOLDEN, below_small, mix64, seed_stream
 from simulate.tables import layout as L
 
 ONE = np.uint64(1)
@@ -17,68 +18,59 @@ TURN_SLOT = 63                # the turned-up card draws like a seat of its own
 
 
 @kernel_jit(inline=True)
-def draw_card(rs, perm, pos, size):
-    """Draw one card uniformly from perm[pos:size] (one Fisher-Yates step: it is swapped
-    to perm[pos], so the next draw starts at pos + 1); returns the card."""
-    k = pos + below(rs, size - pos)
-    c = perm[k]
-    perm[k] = perm[pos]
-    perm[pos] = c
-    return c
+def draw_card(rs, free, size):
+    """One card drawn uniformly from the mask `free` holding `size` cards: the k-th free
+    card for a uniform k (one bit select; no shuffle array to keep)."""
+    return nth_set_bit(free, below_small(rs, size))
 
 
 @kernel_jit(inline=True)
-def deal_cards(P, rs, perm, hands, fixed, h):
+def deal_cards(P, rs, hands, fixed, h):
     """Fill hands[0..n-1] (fixed seats keep their cards) and hands[n] (the widow), drawing
-    from the stream rs with perm as the shuffle's work array.
+    from the stream rs: each card uniform among those still free, so every seat's hand is a
+    uniform draw given the ones before.
 
-    Returns (cards drawn, size of the pool) so the caller can draw more from perm."""
+    Returns (the cards still free, how many) so the caller can draw more."""
     n = P[L.N_PLAYERS]
     D = P[L.DECK_SIZE]
-    pinned = ZERO
+    free = ~ZERO if D >= 64 else (ONE << np.uint64(D)) - ONE
     for s in range(n):
-        pinned |= fixed[s]
-    size = 0
-    if pinned == ZERO:
-        for c in range(D):
-            perm[c] = c
-        size = D
-    else:
-        for c in range(D):
-            if not (pinned >> np.uint64(c)) & ONE:
-                perm[size] = c
-                size += 1
-    pos = 0
+        free &= ~fixed[s]
+    size = popcount(free)
     for s in range(n):
         if fixed[s] != ZERO:
             hands[s] = fixed[s]
             continue
         m = ZERO
         for _ in range(h):
-            m |= ONE << np.uint64(draw_card(rs, perm, pos, size))
-            pos += 1
+            bit = ONE << np.uint64(draw_card(rs, free, size))
+            free ^= bit
+            m |= bit
+            size -= 1
         hands[s] = m
     m = ZERO
     for _ in range(P[L.WIDOW]):
-        m |= ONE << np.uint64(draw_card(rs, perm, pos, size))
-        pos += 1
+        bit = ONE << np.uint64(draw_card(rs, free, size))
+        free ^= bit
+        m |= bit
+        size -= 1
     hands[n] = m
-    return pos, size
+    return free, size
 
 
 @kernel_jit(nogil=True)
-def run_deals(P, seed, start, count, h, fixed, perm, hands, rs):
+def run_deals(P, seed, start, count, h, fixed, hands, rs):
     """Deal `count` hands and nothing else (the benchmark's dealing-alone workload); the
     XOR of every dealt mask keeps the work from being optimised away.
 
     P: the rule vector; seed, start: hand j uses the stream of hand start + j; h: cards per
-    hand; fixed: uint64[n] pinned cards; perm, hands, rs: scratch (int64[deck],
-    uint64[n + 1], uint64[3]). Returns the XOR of every dealt hand."""
+    hand; fixed: uint64[n] pinned cards; hands, rs: scratch (uint64[n + 1], uint64[3]).
+    Returns the XOR of every dealt hand."""
     acc = ZERO
     n = P[L.N_PLAYERS]
     for j in range(count):
         seed_stream(rs, seed, start + j, 1)
-        deal_cards(P, rs, perm, hands, fixed, h)
+        deal_cards(P, rs, hands, fixed, h)
         for s in range(n):
             acc ^= hands[s]
     return acc

@@ -52,7 +52,7 @@ SALT_DEAL, SALT_POLICY = 1, 2
 class HandScratch(NamedTuple):
     """run_hand's work arrays, which also receive each hand's results (a tuple, so callers
     may pass it on positionally)."""
-    perm: np.ndarray           # int64[deck]: the shuffle
+    perm: np.ndarray           # int64[deck]: spare (the deal draws from a mask of free cards)
     hands: np.ndarray          # uint64[n + 1]: hands as played out (index n: widow)
     dealt: np.ndarray          # uint64[n + 1]: the dealt hands and widow
     seat_out: np.ndarray       # int64[n, S_SIZE]: bid, tricks, score, fooled kings by seat
@@ -149,16 +149,16 @@ def reset_outputs(n, hout, sout, captured):
 
 
 @kernel_jit(inline=True)
-def deal_hands(P, rs_deal, perm, hands, hands0, fixed, h, forced_trump, card_suit):
+def deal_hands(P, rs_deal, hands, hands0, fixed, h, forced_trump, card_suit):
     """Deal the hands and the widow into hands (a copy into hands0) and, when a turned-up
     card decides trump, turn one up; returns it (-1: none)."""
     n = P[L.N_PLAYERS]
     turn_up = P[L.CHOOSER] == L.CH_TURN_UP
     while True:
-        pos, size = deal_cards(P, rs_deal, perm, hands, fixed, h)
+        free, size = deal_cards(P, rs_deal, hands, fixed, h)
         turn = -1
-        if turn_up and pos < size:
-            turn = draw_card(rs_deal, perm, pos, size)
+        if turn_up and size > 0:
+            turn = draw_card(rs_deal, free, size)
         # a forced turn-up trump is a condition on the deal: deal again until it holds
         if not turn_up or forced_trump < 0 or \
                 (turn >= 0 and card_suit[turn] == forced_trump) or (turn < 0 and forced_trump == 4):
@@ -528,6 +528,51 @@ def _score_hand(P, tabs, h, maker, contract, alone, sout, captured, ubid, utook,
         sout[s, S_SCORE] = uscore[_unit(s, teams)]
 
 
+@kernel_jit(inline=True)
+def deal_and_bid(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, bid_pol, scratch,
+                 do_trace):
+    """Everything before the first trick: seed the hand's streams, clear the outputs, deal,
+    fix trump, then the bids or the auction (and the maker's widow, trump, discards and
+    alone calls). Returns (turned-up card, trump, maker, contract, alone seat, defending-
+    alone seat, seats sitting out, voided); a voided hand has its H_VOIDED and H_TRUMP set.
+    Its own function so the benchmark's stage timings run the same code as run_hand."""
+    card_suit = tabs.card_suit
+    win_weight, card_rate = tabs.win_weight, tabs.card_rate
+    suit_mask, strength, masks, ladder = tabs.suit_mask, tabs.strength, tabs.masks, tabs.ladder
+    (perm, hands, hands0, sout, captured, ts, won, rs_deal, rs_pol, ubid, utook, uscore,
+     hout, trace) = scratch
+    n = P[L.N_PLAYERS]
+    seed_stream(rs_deal, seed, hidx, SALT_DEAL)
+    seed_stream(rs_pol, seed, hidx, SALT_POLICY)
+    reset_outputs(n, hout, sout, captured)
+    turn = deal_hands(P, rs_deal, hands, hands0, fixed, h, forced_trump, card_suit)
+    hout[H_TURN] = turn
+    trump = trump_before_bids(P, rs_pol, hands, h, forced_trump, turn, card_suit, bid_pol,
+                               card_rate, win_weight, trace, hout, do_trace)
+    maker = -1
+    contract = 0
+    alone = -1
+    defender_alone = -1
+    sitting_out = ZERO
+    voided = False
+    if P[L.FORM] == L.FORM_AUCTION:
+        maker, contract = _auction_winner(P, rs_pol, hands, bid_pol, ladder, card_rate,
+                                          win_weight, trace, hout, do_trace)
+        if maker < 0:
+            hout[H_VOIDED] = 1
+            hout[H_TRUMP] = 4 if trump < 0 else trump
+            voided = True
+        else:
+            trump, alone, defender_alone, sitting_out = _maker_declares(
+                P, rs_pol, hands, h, maker, contract, trump, forced_trump, bid_pol, ladder,
+                strength, suit_mask, masks[2], card_rate, win_weight, sout, trace, hout,
+                do_trace)
+    else:
+        trump = sequential_bids(P, rs_pol, hands, h, constrained, trump, forced_trump, bid_pol,
+                                 tabs, turn, sout, trace, hout, do_trace)
+    return turn, trump, maker, contract, alone, defender_alone, sitting_out, voided
+
+
 @kernel_jit(nogil=True)
 def run_hand(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, play_pol, bid_pol,
              scratch, do_trace):
@@ -540,37 +585,14 @@ def run_hand(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, play_pol,
     bid_pol: policy ids by seat; scratch: a HandScratch (make_scratch), which receives the results (hand_out,
     seat_out, dealt, captured, won); do_trace: record every decision in scratch.trace
     (hand_out[H_NDEC] of them)."""
-    card_suit = tabs.card_suit
-    win_weight, card_rate = tabs.win_weight, tabs.card_rate
-    suit_mask, strength, masks, ladder = tabs.suit_mask, tabs.strength, tabs.masks, tabs.ladder
+    turn, trump, maker, contract, alone, defender_alone, sitting_out, voided = deal_and_bid(
+        P, tabs, seed, hidx, h, constrained, fixed, forced_trump, bid_pol, scratch, do_trace)
+    if voided:
+        return
     (perm, hands, hands0, sout, captured, ts, won, rs_deal, rs_pol, ubid, utook, uscore,
      hout, trace) = scratch
     n = P[L.N_PLAYERS]
-    seed_stream(rs_deal, seed, hidx, SALT_DEAL)
-    seed_stream(rs_pol, seed, hidx, SALT_POLICY)
-    reset_outputs(n, hout, sout, captured)
-    turn = deal_hands(P, rs_deal, perm, hands, hands0, fixed, h, forced_trump, card_suit)
-    hout[H_TURN] = turn
-    trump = trump_before_bids(P, rs_pol, hands, h, forced_trump, turn, card_suit, bid_pol,
-                               card_rate, win_weight, trace, hout, do_trace)
-    maker = -1
-    contract = 0
-    alone = -1
-    defender_alone = -1
-    sitting_out = ZERO
-    if P[L.FORM] == L.FORM_AUCTION:
-        maker, contract = _auction_winner(P, rs_pol, hands, bid_pol, ladder, card_rate,
-                                          win_weight, trace, hout, do_trace)
-        if maker < 0:
-            hout[H_VOIDED] = 1
-            hout[H_TRUMP] = 4 if trump < 0 else trump
-            return
-        trump, alone, defender_alone, sitting_out = _maker_declares(
-            P, rs_pol, hands, h, maker, contract, trump, forced_trump, bid_pol, ladder, strength,
-            suit_mask, masks[2], card_rate, win_weight, sout, trace, hout, do_trace)
-    else:
-        trump = sequential_bids(P, rs_pol, hands, h, constrained, trump, forced_trump, bid_pol,
-                                 tabs, turn, sout, trace, hout, do_trace)
+    suit_mask, ladder = tabs.suit_mask, tabs.ladder
     # The tricks are played here rather than in a phase function of their own: numba copies
     # an inlined callee's IR block by block (the cost grows with blocks x variables), and a
     # tricks phase holding both play policies doubled the kernel's cold compile time.

@@ -46,7 +46,7 @@ def _look(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, bid_pol, scr
     seed_stream(rs_deal, seed, hidx, SALT_DEAL)
     seed_stream(rs_pol, seed, hidx, SALT_POLICY)
     reset_outputs(P[L.N_PLAYERS], hout, sout, captured)
-    turn = deal_hands(P, rs_deal, perm, hands, hands0, fixed, h, forced_trump, tabs.card_suit)
+    turn = deal_hands(P, rs_deal, hands, hands0, fixed, h, forced_trump, tabs.card_suit)
     trump = trump_before_bids(P, rs_pol, hands, h, forced_trump, turn, tabs.card_suit, bid_pol,
                                tabs.card_rate, tabs.win_weight, trace, hout, False)
     return sequential_bids(P, rs_pol, hands, h, constrained, trump, forced_trump, bid_pol,

@@ -1,0 +1,103 @@
+"""The kernel's machine-dependent paths and the benchmark's stage workload.
+
+nth_set_bit has a bit-deposit path (BMI2, where pdep is fast) and a portable one; whichever
+this machine compiled, both are checked against a plain Python select. The stage workload
+(kernel.chunk.run_stages) must run the same hands as the real kernel: taken to the end,
+its results equal run_records' on the same seed.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import simulate as sim
+from simulate.hands.chunks import run_records_chunk
+from simulate.hands.job import make_job
+from simulate.kernel import bits
+from simulate.kernel.chunk import STAGE_BIDS, STAGE_DEAL, STAGE_HAND, run_stages
+from simulate.kernel.hand import S_BID, S_SCORE
+from simulate.kernel.jit import kernel_jit
+
+
+@kernel_jit()
+def _portable(mask, k):
+    return bits.nth_set_bit_portable(mask, k)
+
+
+@kernel_jit()
+def _pdep(mask, k):
+    return bits.nth_set_bit_pdep(mask, k)
+
+
+@kernel_jit()
+def _chosen(mask, k):
+    return bits.nth_set_bit(mask, k)
+
+
+def _select(mask: int, k: int) -> int:
+    """The k-th set bit of mask, lowest first, in plain Python."""
+    return [i for i in range(64) if mask >> i & 1][k]
+
+
+def _masks() -> list[int]:
+    rng = random.Random(17)
+    masks = [1, 1 << 63, (1 << 64) - 1, 0xFFFF_0000_0000_0000, 0x8000_0000_0000_0001]
+    for density in (0.05, 0.3, 0.8):
+        for _ in range(60):
+            masks.append(sum(1 << i for i in range(64) if rng.random() < density) or 1)
+    return masks
+
+
+@pytest.mark.parametrize("which", ["portable", "pdep", "chosen"])
+def test_nth_set_bit_selects_every_bit(which):
+    if which == "pdep" and not bits.HAS_PDEP:
+        pytest.skip("no BMI2 on this machine")
+    fn = {"portable": _portable, "pdep": _pdep, "chosen": _chosen}[which]
+    for mask in _masks():
+        for k in range(bin(mask).count("1")):
+            assert fn(np.uint64(mask), k) == _select(mask, k), (hex(mask), k)
+
+
+def test_select_path_names_the_compiled_path():
+    assert bits.SELECT_PATH.startswith("pdep") == bits.FAST_PDEP
+    assert not bits.FAST_PDEP or bits.HAS_PDEP
+
+
+@pytest.mark.parametrize("game,players,hand_size,play,bid", [
+    ("oh_hell", 4, 7, "random", "random"), ("hoffer", 4, 6, "precision", "table"),
+    ("kings_and_fools", 4, 7, "greedy", "greedy")])
+def test_stage_workload_plays_the_kernels_hands(game, players, hand_size, play, bid):
+    v = sim.load_variant(game, players=players)
+    count = 300
+    job = make_job(v, hand_size, count, 5, play, bid, None, None, None)
+    a = job.args()
+    rec = run_records_chunk(job, 0, count)
+    seat_out, masks = rec.seat_out, rec.masks
+    expected = np.uint64(0)
+    for j in range(count):
+        for s in range(players):
+            expected ^= np.uint64(seat_out[j, s, S_BID] + 64 * seat_out[j, s, S_SCORE])
+    scratch = job.scratch()
+
+    def stage(upto: int) -> int:
+        return int(run_stages(a.P, a.tables, a.seed, 0, count, a.hand_size, a.constrained,
+                              a.fixed, a.forced_trump, a.play_pol, a.bid_pol, scratch, upto))
+
+    # the deal stage alone deals exactly the kernel's hands
+    dealt = np.uint64(0)
+    for j in range(count):
+        for s in range(players):
+            dealt ^= masks[j, s]
+    assert stage(STAGE_DEAL) == int(dealt)
+    # every stage returns a checksum of bids, scores and the hands left: the whole hand's
+    # hands left are empty, so its checksum is the bids and scores of run_records
+    assert stage(STAGE_HAND) == int(expected)
+    # before the tricks every hand is still full: the checksum of the bids and full hands
+    before = np.uint64(0)
+    for j in range(count):
+        for s in range(players):
+            before ^= np.uint64(seat_out[j, s, S_BID]) ^ masks[j, s]
+    assert stage(STAGE_BIDS) == int(before)
