@@ -56,6 +56,10 @@ class SizeReport:
     odds_samples: int = 0                    # accepted deals wanted per example hand
     # simulate.hands.compact_sheet.compact_sheet: the printable line of every seat
     compact: pd.DataFrame | None = None
+    # simulate.hands.card_attribution.direct_by_seat and card_swap.marginal_values (with a
+    # "policies" column naming what played them)
+    card_direct: pd.DataFrame | None = None
+    card_marginal: pd.DataFrame | None = None
 
 
 class ExampleHand(NamedTuple):

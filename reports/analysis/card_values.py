@@ -1,4 +1,11 @@
-"""Card values from a least-squares fit, by trump, relative to a reference card.
+"""Card values: direct attribution, marginal (swap) values and a least-squares fit.
+
+Three numbers answer three questions. Direct attribution (simulate.hands.card_attribution,
+counted from the kernel's traces): the tricks the card itself took per hand its seat held
+it. Marginal value (simulate.hands.card_swap): how many more tricks, and how much more score,
+the seat made holding the card than on the same deal with the reference card in its place.
+`card_value_table` and `marginal_by_seat` put them side by side for one trump. Below, the
+least-squares fit:
 
 tricks = level + sum over the hand's cards of value[card] - the reference card's share. Every
 hand holds h cards, so a value per card is identified only up to a common shift (a constant
@@ -19,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from simulate.hands.card_swap import reference_card as swap_reference
 from simulate.rules.cards import TRUMP_NAMES
 from simulate.rules.variant import Variant
 from simulate.util.stats import Z95
@@ -44,12 +52,8 @@ def _blocks(deals: np.ndarray) -> list[tuple[int, int]]:
 
 def reference_card(v: Variant, t: int, use: np.ndarray) -> int:
     """The default reference card under trump t among the cards `use`: the lowest natural
-    card of a side suit (the lowest card overall under no trump)."""
-    power, eff = v.power_table[t], v.eff_suit_table[t]
-    plain = [int(c) for c in use if not v.cards.cards[c].special and eff[c] >= 0 and
-             (t == 4 or eff[c] != t)]
-    pool = plain or [int(c) for c in use]
-    return min(pool, key=lambda c: (power[c], c))
+    card of a side suit (the lowest card overall under no trump), the marginal values' rule."""
+    return swap_reference(v, t, use)
 
 
 def _fit(X_rows: list[np.ndarray], y_rows: list[np.ndarray], deals: list[np.ndarray]
@@ -151,3 +155,62 @@ def direct_card_values(card_rates: pd.DataFrame, v: Variant, policies: str = "")
                          "is_trump": is_trump, "value": card_rates["rate"], "ci_low": lo,
                          "ci_high": hi, "held": card_rates["dealt"], "won": card_rates["won"],
                          "policies": policies})
+
+
+def card_value_table(direct: pd.DataFrame | None, marginal: pd.DataFrame | None,
+                     fit: pd.DataFrame | None, trump: str) -> pd.DataFrame:
+    """One row per card under `trump`, all seats pooled: direct attribution (`direct`,
+    with its interval and hands held), the marginal value in tricks and in score against
+    the reference card (with intervals and pairs), and the least-squares value relative
+    to the reference (`ls`, with its interval and the fit's R²); missing parts are NaN.
+    Sorted by marginal value (or direct, without marginal values)."""
+    frames = []
+    if direct is not None and len(direct):
+        d = direct[(direct["trump"].astype(str) == trump) & (direct["seat"].astype(str) == "all")]
+        frames.append(d.set_index("card")[["value", "ci_low", "ci_high", "held"]].rename(
+            columns={"value": "direct", "ci_low": "direct_lo", "ci_high": "direct_hi"}))
+    if marginal is not None and len(marginal):
+        m = marginal[(marginal["trump"].astype(str) == trump) &
+                     (marginal["seat"].astype(str) == "all")]
+        frames.append(m.set_index("card")[["tricks", "tricks_lo", "tricks_hi", "score",
+                                           "score_lo", "score_hi", "pairs", "reference"]])
+    if fit is not None and len(fit):
+        f = fit[fit["trump"].astype(str) == trump]
+        frames.append(f.set_index("card")[["value", "ci_low", "ci_high", "r2", "reference"]]
+                      .rename(columns={"value": "ls", "ci_low": "ls_lo", "ci_high": "ls_hi",
+                                       "reference": "ls_reference"}))
+    if not frames:
+        return pd.DataFrame()
+    # a deck may hold identical copies of a card (Kings and Fools' two Fools): one row each
+    frames = [f[~f.index.duplicated()] for f in frames]
+    out = pd.concat(frames, axis=1).reset_index().rename(columns={"index": "card"})
+    trump_cards: set[str] = set()
+    for part in (direct, marginal, fit):
+        if part is not None and "is_trump" in part:
+            mine = part[(part["trump"].astype(str) == trump) & part["is_trump"].astype(bool)]
+            trump_cards |= set(mine["card"].astype(str))
+    out["is_trump"] = out["card"].isin(trump_cards)
+    out.insert(0, "trump", trump)
+    key = "tricks" if "tricks" in out.columns else "direct" if "direct" in out.columns else "ls"
+    return out.sort_values(key, ascending=False, na_position="last").reset_index(drop=True)
+
+
+def marginal_by_seat(marginal: pd.DataFrame | None, direct: pd.DataFrame | None,
+                     trump: str) -> pd.DataFrame:
+    """Long table of one trump by (card, seat), seats 0..n-1 (0 = dealer's left, n-1 =
+    the dealer): the marginal value in tricks with its interval and pairs, beside the
+    direct attribution with its interval and hands held."""
+    parts = []
+    if marginal is not None and len(marginal):
+        m = marginal[(marginal["trump"].astype(str) == trump) &
+                     (marginal["seat"].astype(str) != "all")]
+        parts.append(m.set_index(["card", "seat"])[["tricks", "tricks_lo", "tricks_hi",
+                                                    "pairs"]])
+    if direct is not None and len(direct):
+        d = direct[(direct["trump"].astype(str) == trump) & (direct["seat"].astype(str) != "all")]
+        parts.append(d.set_index(["card", "seat"])[["value", "ci_low", "ci_high", "held"]]
+                     .rename(columns={"value": "direct", "ci_low": "direct_lo",
+                                      "ci_high": "direct_hi"}))
+    if not parts:
+        return pd.DataFrame()
+    return pd.concat([p[~p.index.duplicated()] for p in parts], axis=1).reset_index()

@@ -16,6 +16,8 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib.artist import Artist
+from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
 from reports.charts.style import (
@@ -32,7 +34,7 @@ from simulate.util.format import seat_label
 from simulate.util.stats import Z95
 
 __all__ = ["trick_distribution_chart", "bid_odds_chart",
-           "pick_trump", "card_values_chart", "seat_advantage_chart"]
+           "pick_trump", "card_values_chart", "card_seat_chart", "seat_advantage_chart"]
 
 
 def _players(df: pd.DataFrame, players: int | None) -> int:
@@ -132,34 +134,87 @@ def pick_trump(card_values: pd.DataFrame) -> str | None:
                                                             if t in order else 9))[0])
 
 
-def card_values_chart(card_values: pd.DataFrame | None, stem: str | os.PathLike[str],
-                      title: str = "", trump: str | None = None, top: int = 16) -> list[Path]:
-    """Top `top` cards by value (tricks the card adds) under one trump, 95% CIs; trumps in
-    vermillion, other cards in blue."""
-    if not has_rows(card_values):
+def card_values_chart(table: pd.DataFrame | None, stem: str | os.PathLike[str],
+                      title: str = "", top: int = 16) -> list[Path]:
+    """The top `top` cards of one trump (reports.analysis.card_values.card_value_table) by
+    marginal value: bars, the tricks the seat takes more holding the card than holding the
+    reference card on the same deals; dots, the tricks the card itself takes per hand held
+    (direct attribution); both with 95% CIs. Trumps vermillion, other cards blue."""
+    if not has_rows(table) or not {"tricks", "direct", "ls"} & set(table.columns):
         return []
-    trump = trump or pick_trump(card_values)
-    df = card_values[card_values["trump"].astype(str) == str(trump)]
+    key = next(k for k in ("tricks", "direct", "ls") if k in table.columns)
+    df = table.dropna(subset=[key]).sort_values(key, ascending=False).head(top).iloc[::-1]
     if df.empty:
         return []
-    df = df.sort_values("value", ascending=False).head(top).iloc[::-1]
-    fig, ax = plt.subplots(figsize=(6.5, max(3.0, 0.28 * len(df) + 1.2)))
+    fig, ax = plt.subplots(figsize=(6.5, max(3.0, 0.3 * len(df) + 1.4)))
     y = np.arange(len(df))
     colours = [TRUMP_COLOUR if t else PLAIN_COLOUR for t in df["is_trump"]]
-    v = df["value"].to_numpy(float)
-    err = np.nan_to_num(np.vstack([v - df["ci_low"].to_numpy(float),
-                                   df["ci_high"].to_numpy(float) - v]))
-    ax.barh(y, v, color=colours, xerr=err, **ERR)
+    handles: list[Artist] = [Patch(color=TRUMP_COLOUR, label="trump"),
+               Patch(color=PLAIN_COLOUR, label="not trump")]
+    if "tricks" in df.columns:
+        v = df["tricks"].to_numpy(float)
+        # clipped at 0: an interval end can sit a rounding error inside its estimate
+        err = np.maximum(np.nan_to_num(np.vstack([v - df["tricks_lo"].to_numpy(float),
+                                                  df["tricks_hi"].to_numpy(float) - v])), 0)
+        ax.barh(y, v, color=colours, xerr=err, **ERR)
+        ref = str(df["reference"].dropna().iloc[0]) if df["reference"].notna().any() else "?"
+        handles.append(Patch(color="#bbbbbb", label=f"marginal vs {ref} (bars)"))
+    elif "direct" not in df.columns:
+        # only the least-squares fit (a report stored before the marginal values)
+        v = df["ls"].to_numpy(float)
+        err = np.maximum(np.nan_to_num(np.vstack([v - df["ls_lo"].to_numpy(float),
+                                                  df["ls_hi"].to_numpy(float) - v])), 0)
+        ax.barh(y, v, color=colours, xerr=err, **ERR)
+        ref = str(df["ls_reference"].dropna().iloc[0]) if df["ls_reference"].notna().any() \
+            else "?"
+        handles.append(Patch(color="#bbbbbb", label=f"least squares vs {ref} (bars)"))
+    if "direct" in df.columns:
+        d = df["direct"].to_numpy(float)
+        derr = np.maximum(np.nan_to_num(np.vstack([d - df["direct_lo"].to_numpy(float),
+                                                   df["direct_hi"].to_numpy(float) - d])), 0)
+        ax.errorbar(d, y, xerr=derr, fmt="o", color="#222222", markersize=4, capsize=2,
+                    linewidth=1)
+        handles.append(Line2D([], [], marker="o", color="#222222", linestyle="",
+                              label="direct (dots)"))
     ax.axvline(0, color="#555555", linewidth=0.8)
     ax.set_yticks(y, list(df["card"]))
-    ax.set_xlabel("tricks the card adds to a hand (least-squares value)")
+    ax.set_xlabel("tricks per hand held")
     ax.set_ylabel("card")
     ax.grid(axis="x", alpha=0.3)
-    hands = int(df["hands"].iloc[0]) if "hands" in df.columns else 0
-    ax.set_title(title or f"Card values, trump {trump} ({hands:,} hands)")
-    ax.legend(handles=[Patch(color=TRUMP_COLOUR, label="trump"),
-                       Patch(color=PLAIN_COLOUR, label="not trump")],
-              loc="lower right", frameon=False, fontsize=8)
+    ax.set_title(title or f"Card values, trump {df['trump'].iloc[0]}")
+    ax.legend(handles=handles, loc="lower right", frameon=False, fontsize=8)
+    return save(fig, stem)
+
+
+def card_seat_chart(by_seat: pd.DataFrame | None, stem: str | os.PathLike[str],
+                    cards: list[str], players: int, title: str = "") -> list[Path]:
+    """Marginal value by seat (reports.analysis.card_values.marginal_by_seat) of `cards`:
+    one group of bars per card, one bar per seat in its colour, 95% CIs; the dealer hatched."""
+    if not has_rows(by_seat) or "tricks" not in by_seat.columns or not cards:
+        return []
+    fig, ax = plt.subplots(figsize=(max(5.0, 0.9 * len(cards) + 2), 3.6))
+    width = 0.8 / players
+    for s in range(players):
+        rows = by_seat[by_seat["seat"].astype(str) == str(s)].set_index("card")
+        rows = rows.reindex(cards)
+        v = rows["tricks"].to_numpy(float)
+        err = np.maximum(np.nan_to_num(np.vstack([v - rows["tricks_lo"].to_numpy(float),
+                                                  rows["tricks_hi"].to_numpy(float) - v])), 0)
+        x = np.arange(len(cards)) + (s - (players - 1) / 2) * width
+        bars = ax.bar(x, v, width, color=seat_colour(s), yerr=err,
+                      label=seat_label(s, players), **ERR)
+        if s == players - 1:
+            for bar in bars:
+                bar.set_hatch("//")
+                bar.set_edgecolor("white")
+    ax.axhline(0, color="#555555", linewidth=0.8)
+    ax.set_xticks(np.arange(len(cards)), cards)
+    ax.set_xlabel("card")
+    ax.set_ylabel("marginal value (tricks)")
+    ax.grid(axis="y", alpha=0.3)
+    ax.legend(frameon=False, fontsize=8, ncols=players, loc="upper center",
+              bbox_to_anchor=(0.5, -0.18))
+    ax.set_title(title or "Marginal value by seat")
     return save(fig, stem)
 
 

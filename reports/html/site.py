@@ -40,6 +40,7 @@ from urllib.parse import urlencode
 
 import pandas as pd
 
+from reports.analysis.card_values import card_value_table, marginal_by_seat
 from reports.charts import hands as charts
 from reports.html.balance import balance_page
 from reports.html.cheatsheet import cheatsheet_page
@@ -207,9 +208,17 @@ the best (paired 99.9% interval) is "raced out" and shows its own n. In a contra
 every contract is played as if this seat had won the auction with it. The field panel plays
 the same hands against other opponents' bid policies: a best bid that changes with the field
 is not robust.</dd>
-<dt>Card values</dt><dd>A least-squares fit of tricks taken on the cards held: how many tricks
-each card adds to a hand under one trump, with 95% intervals. Trumps vermillion, other cards
-blue; the top 16 cards are shown, all cards are in the downloadable table.</dd>
+<dt>Card values</dt><dd>Three numbers per card, under one trump, each for the policies
+named beside it (play and bid policy). <em>Direct</em>: the tricks the card itself takes per
+hand its seat held it (counted from the kernel's play records). <em>Marginal</em>: the same
+deal played twice, once as dealt and once with the card swapped for the reference card (the
+lowest card of a side suit, which lay outside every hand; where every card is dealt, taken
+from another seat), every other card the same: the mean paired difference in the seat's
+tricks and score, with 95% intervals over deals (the trump is given). It includes what the
+card changes in the seat's bid and play of its other cards, so it can exceed 1. Both are
+shown by seat (0 = dealer's left). <em>Least squares</em>: a fit of tricks on the cards held,
+relative to the same reference card, with its R² and intervals clustered by deal; it moves
+with the bidder and is not a trick count.</dd>
 <dt>Balance pages</dt><dd>Whole games played to the end with the same policies in every
 seat. Seats there are fixed for the game: seat 0 sits on the first dealer's left and the
 deal passes left. Win share splits a shared win; "chance" is what equal seats would give.
@@ -480,32 +489,112 @@ def _size_section(g: GameReport, r: SizeReport, root: Path) -> str:
     parts.append(_odds_section(g, r, d, root, thin))
     parts.append(fields_section(g, r))
 
-    # card values
-    parts.append("<h3>Card values</h3>")
-    cv = r.card_values
-    if cv is not None and not cv.empty:
-        trump = charts.pick_trump(cv)
-        fig = figure(charts.card_values_chart(cv, d / "card-values", trump=trump,
-                                               title=f"{name}: card values, trump {trump}"),
-                      root, "card values", f"Tricks each card adds under trump {trump}, top "
-                      "16, 95% intervals; trumps vermillion.")
-        shown = cv[cv["trump"].astype(str) == str(trump)].sort_values("value", ascending=False)
-        cols: list[Col] = [
-            ("card", "card", lambda x: esc(str(x["card"]))),
-            ("trump?", "the card is a trump under this trump", lambda x: "yes"
-             if x["is_trump"] else ""),
-            ("value", "tricks the card adds", lambda x: fixed_decimals(x["value"])),
-            ("95% CI", "confidence interval of the value", lambda x: interval_cell(x["ci_low"],
-                                                                        x["ci_high"], 3)),
-            ("n held", "hands that held the card", lambda x: grouped_int(x["held"]))]
-        tbl = data_table(shown, cols, thin=lambda x: x["held"] < thin)
-        parts.append(f'<div class="grid2"><div>{fig}</div><div><p class="note">Trump {trump}, '
-                     f'{grouped_int(shown["hands"].iloc[0])} hands; all trumps in the full table.</p>'
-                     f'{tbl}{table_downloads(cv, d / "card-values", root)}</div></div>')
-    else:
-        parts.append('<p class="note">No card values.</p>')
+    parts.append(_card_values_section(g, r, d, root, name, thin))
     parts.append("</section>")
     return "".join(parts)
+
+
+def _card_values_section(g: GameReport, r: SizeReport, d: Path, root: Path, name: str,
+                         thin: int) -> str:
+    """Direct attribution, marginal values (pooled and by seat) and the least-squares fit of
+    one trump, each labelled with the policies that played it."""
+    cv, direct, marginal = r.card_values, r.card_direct, r.card_marginal
+    has = [x for x in (marginal, direct, cv) if x is not None and not x.empty]
+    if not has:
+        return '<h3>Card values</h3><p class="note">No card values.</p>'
+    if marginal is not None and not marginal.empty:
+        trump = str(marginal["trump"].astype(str).iloc[0])
+    else:
+        trump = str(charts.pick_trump(cv) if cv is not None and not cv.empty else
+                    has[0]["trump"].astype(str).iloc[0])
+    table = card_value_table(direct, marginal, cv, trump)
+    by_seat = marginal_by_seat(marginal, direct, trump)
+    label = str(has[0]["policies"].iloc[0]) if "policies" in has[0] and \
+        str(has[0]["policies"].iloc[0]) else f"{g.policies['play'][0]} play, " \
+        f"{g.policies['bid'][0]} bidder"
+    ref = str(table["reference"].dropna().iloc[0]) if "reference" in table and \
+        table["reference"].notna().any() else "the reference card"
+    pairs = int(marginal["deals"].iloc[0]) if marginal is not None and not marginal.empty \
+        and "deals" in marginal else 0
+    fig = figure(charts.card_values_chart(table, d / "card-values",
+                                          title=f"{name}: card values, trump {trump}"),
+                 root, "card values",
+                 f"Trump {trump}; {esc(label)}. Bars: marginal value (tricks more than with {ref} "
+                 "on the same deals); dots: direct attribution (tricks the card itself took "
+                 "per hand held); top 16, 95% intervals; trumps vermillion.")
+    cols: list[Col] = [
+        ("card", "card", lambda x: esc(str(x["card"]))),
+        ("trump?", "the card is a trump under this trump", lambda x: "yes"
+         if x.get("is_trump") else "")]
+    if "direct" in table:
+        cols += [("direct", "tricks the card itself took per hand its seat held it",
+                  lambda x: fixed_decimals(x["direct"])),
+                 ("95% CI", "Wilson interval of the direct attribution",
+                  lambda x: interval_cell(x["direct_lo"], x["direct_hi"], 3)),
+                 ("n held", "hands that held the card (direct attribution)",
+                  lambda x: grouped_int(x["held"]))]
+    if "tricks" in table:
+        cols += [(f"marginal tricks vs {ref}", "mean paired difference in the seat's tricks, "
+                  f"holding the card rather than {ref} on the same deal",
+                  lambda x: fixed_decimals(x["tricks"])),
+                 ("95% CI ", "normal interval over deals",
+                  lambda x: interval_cell(x["tricks_lo"], x["tricks_hi"], 3)),
+                 (f"marginal score vs {ref}", "mean paired difference in the seat's score",
+                  lambda x: fixed_decimals(x["score"])),
+                 ("95% CI  ", "normal interval over deals",
+                  lambda x: interval_cell(x["score_lo"], x["score_hi"], 2)),
+                 ("n pairs", "deals in which the seat held the card and the reference lay "
+                  "outside the hands (or, where every card is dealt, in another hand)",
+                  lambda x: grouped_int(x["pairs"]))]
+    if "ls" in table:
+        cols += [("least squares", "fitted value relative to the reference card of the fit "
+                  "(not a trick count)", lambda x: fixed_decimals(x["ls"])),
+                 ("95% CI   ", "cluster-robust (deal) interval of the fitted value",
+                  lambda x: interval_cell(x["ls_lo"], x["ls_hi"], 3))]
+    r2 = f"; least-squares R² {float(table['r2'].dropna().iloc[0]):.2f}" \
+        if "r2" in table and table["r2"].notna().any() else ""
+    tbl = data_table(table, cols, thin=lambda x: "held" in x and not x["held"] >= thin)
+    seat_fig = ""
+    if not by_seat.empty and "tricks" in by_seat:
+        top = [str(c) for c in table["card"].head(8)]
+        seat_fig = figure(charts.card_seat_chart(by_seat, d / "card-values-seats", top,
+                                                 g.players,
+                                                 title=f"{name}: marginal value by seat, trump "
+                                                 f"{trump}"),
+                          root, "marginal value by seat",
+                          f"Marginal value by seat (0 = dealer's left) of the top 8 cards, trump "
+                          f"{trump}; {esc(label)}; 95% intervals.")
+    seat_cols: list[Col] = [("card", "card", lambda x: esc(str(x["card"]))),
+                            ("seat", "0 = dealer's left", lambda x: esc(str(x["seat"])))]
+    if "tricks" in by_seat:
+        seat_cols += [("marginal", "tricks more than with the reference card",
+                       lambda x: fixed_decimals(x["tricks"])),
+                      ("95% CI", "over deals", lambda x: interval_cell(x["tricks_lo"],
+                                                                      x["tricks_hi"], 3)),
+                      ("n pairs", "deals", lambda x: grouped_int(x["pairs"]))]
+    if "direct" in by_seat:
+        seat_cols += [("direct", "tricks the card itself took per hand held",
+                       lambda x: fixed_decimals(x["direct"])),
+                      ("95% CI ", "Wilson", lambda x: interval_cell(x["direct_lo"],
+                                                                   x["direct_hi"], 3)),
+                      ("n held", "hands", lambda x: grouped_int(x["held"]))]
+    shown_seats = by_seat[by_seat["card"].isin(table["card"].head(8))] if not by_seat.empty \
+        else by_seat
+    seat_tbl = "" if shown_seats.empty else data_table(
+        shown_seats, seat_cols, thin=lambda x: not (x.get("pairs") or x.get("held") or 0) >= 30)
+    downloads = "".join(table_downloads(x, d / stem, root, label) for x, stem, label in
+                        ((cv, "card-values", "Least-squares fit"),
+                         (direct, "card-direct", "Direct attribution, every trump and seat"),
+                         (marginal, "card-marginal", "Marginal values, by seat"))
+                        if x is not None and not x.empty)
+    note = (f'<p class="note">Trump {trump}; policies: {esc(label)}. Direct attribution from '
+            f'the first deals of this run (trump as dealt); marginal values from '
+            f"{grouped_int(pairs)} deals with trump {trump} given, the card swapped for {ref}; "
+            f"the deal is the unit of every interval{r2}. All cards, trumps and seats are in "
+            "the downloadable tables.</p>")
+    return (f'<h3>Card values</h3><div class="grid2"><div>{fig}</div><div>{note}{tbl}'
+            f'</div></div><h4>By seat</h4><div class="grid2"><div>{seat_fig}</div>'
+            f'<div>{seat_tbl}</div></div>{downloads}')
 
 
 def _game_page(g: GameReport, sections: list[str]) -> str:
