@@ -23,10 +23,10 @@ from simulate.kernel.hand import (
     S_SIZE,
     S_TRICKS,
     SALT_DEAL,
-    _score_hand,
     deal_and_bid,
     deal_hands,
     run_hand,
+    score_hand,
 )
 from simulate.kernel.jit import kernel_jit
 from simulate.kernel.rng import seed_stream
@@ -173,7 +173,7 @@ def run_stages(P, tabs, seed, start, count, h, constrained, fixed, forced_trump,
                 P, tabs, seed, start + j, h, constrained, fixed, forced_trump, bid_pol,
                 scratch, False)
             if upto == STAGE_SCORE and not voided:
-                _score_hand(P, tabs, h, maker, contract, alone, sout, captured,
+                score_hand(P, tabs, h, maker, contract, alone, sout, captured,
                             scratch.unit_bids, scratch.unit_tricks, scratch.unit_scores)
         for s in range(n):
             acc ^= np.uint64(sout[s, S_BID] + 64 * sout[s, S_SCORE]) ^ hands[s]

@@ -504,7 +504,7 @@ def _score_bids(P, h, sout, captured, score_t, lose_bonus_t, as_exact_t, all_exa
 
 
 @kernel_jit(inline=True)
-def _score_hand(P, tabs, h, maker, contract, alone, sout, captured, ubid, utook, uscore):
+def score_hand(P, tabs, h, maker, contract, alone, sout, captured, ubid, utook, uscore):
     """Sum bids and tricks by unit (player or team), score the units, and give every seat
     its unit's score in sout."""
     n = P[L.N_PLAYERS]
@@ -635,7 +635,7 @@ def run_hand(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, play_pol,
         if trump < 4 and (tmask & suit_mask[trump, trump]) != ZERO:
             broken = True
         leader = _close_trick(P, ts, tmask, leader, sitting_out, foolable, sout, captured, won)
-    _score_hand(P, tabs, h, maker, contract, alone, sout, captured, ubid, utook, uscore)
+    score_hand(P, tabs, h, maker, contract, alone, sout, captured, ubid, utook, uscore)
     hout[H_TRUMP] = trump
     hout[H_MAKER] = maker
     hout[H_CONTRACT] = contract
