@@ -523,6 +523,16 @@ def _ensure(path: Path) -> Path:
     return path
 
 
+def bid_policy_entry(game: dict[str, Any], bid: str) -> tuple[str, str]:
+    """(name, description) of the bid policy the game's pages name: a table bidder with no
+    trained table for this game is the heuristic it falls back to, described as such."""
+    v = sim.load_variant(game["name"], players=game["players"])
+    label = policies.bid_policy_label(v, bid)
+    if label == policies.FALLBACK:
+        return label, policies.BID["heuristic"].description
+    return label, policies.BID[bid].description
+
+
 def _render(out: Path, data_dir: Path, manifest: dict[str, Any],
             echo: Callable[[str], None]) -> Path:
     """Build the site under out/site from the tables and manifest in data_dir."""
@@ -534,7 +544,7 @@ def _render(out: Path, data_dir: Path, manifest: dict[str, Any],
             name=game["name"], title=game["title"], canonical=game["canonical"],
             players=game["players"], summary=game["summary"],
             policies={"play": (play, policies.PLAY[play].description),
-                      "bid": (bid, policies.BID[bid].description)},
+                      "bid": bid_policy_entry(game, bid)},
             seed=manifest["seed"], hands_per_size=manifest["hands"],
             sizes=[_read_size(folder, entry) for entry in game["sizes"]],
             balance=_read_balance(folder, game.get("balance")),

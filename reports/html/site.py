@@ -436,7 +436,8 @@ def _one_odds(g: GameReport, r: SizeReport, odds: pd.DataFrame, d: Path, root: P
              f'{calculator_link(g, a)}</h4>'
              f'<p class="note">Seat {esc(str(a.get("seat", "?")))} (0 = dealer\'s left); '
              f"{trump_text}; {rate}; seed {esc(str(a.get('seed', '?')))}; others play "
-             f'{esc(str(a.get("play", "?")))} and bid {esc(str(a.get("bid", "?")))}; {whose}. '
+             f'{esc(str(a.get("play", "?")))} and bid '
+             f'{esc(str(a.get("bid_label", a.get("bid", "?"))))}; {whose}. '
              f"★ best; forbidden bids are listed as forbidden{raced}.{close}</p>{warn}")
     return f"{setup}{fig}{table}{table_downloads(odds, stem, root)}"
 

@@ -21,6 +21,7 @@ from simulate.cli.options import (
 )
 from simulate.errors import BidlabInputError
 from simulate.rules.variant import Variant
+from simulate.tables.policies import pair_label
 
 SKILL_GAMES = 50_000      # most games per seating behind the skill index
 CEILING_GAMES = 5_000     # default games per seating behind the luck ceiling (it plays every
@@ -117,10 +118,12 @@ def _skill_pair(text: str) -> tuple[str, str]:
     return items[0], items[1]
 
 
-def _describe_policies(policies: str | list[str]) -> str:
+def _describe_policies(v: Variant, policies: str | list[str]) -> str:
+    """The seats' policies as outputs name them for v (a table bidder without a trained
+    table for v is named as the heuristic it falls back to)."""
     if isinstance(policies, str):
-        return f"{policies} in every seat"
-    return ", ".join(f"seat {s}: {p}" for s, p in enumerate(policies))
+        return f"{pair_label(v, policies)} in every seat"
+    return ", ".join(f"seat {s}: {pair_label(v, p)}" for s, p in enumerate(policies))
 
 
 @click.command()
@@ -158,7 +161,7 @@ def games(v: Variant, games: int, seed: int, policies: str | None, star_threshol
                              stars=star_threshold, workers=workers,
                              backend=backend) if skill else None
     n = v.players
-    click.echo(f"{v.canonical}: {games:,} games, seed {seed}, {_describe_policies(pols)}")
+    click.echo(f"{v.canonical}: {games:,} games, seed {seed}, {_describe_policies(v, pols)}")
     click.echo(f"seats: 0 = first dealer's left ... {n - 1} = first dealer; 95% CIs")
     click.echo(HAND_BY_HAND)
     click.echo(format_metrics(res.metrics))
@@ -244,13 +247,15 @@ def compare(variant: str, players: int | None, base_sets: tuple[str, ...],
     show = show_progress(progress)
     click.echo(f"A: {a.canonical}")
     click.echo(f"{games:,} games per configuration on the same deals, seed {seed}, "
-               f"{_describe_policies(pols)}; seats: 0 = first dealer's left")
+               f"{_describe_policies(a, pols)}; seats: 0 = first dealer's left")
     frames = []
     with _game_backend(workers, dask, scheduler) as backend:
         for label, b in configs:
             if b.canonical == a.canonical:
                 click.echo(f"\nB ({label}) is the same configuration as A; skipped")
                 continue
+            if _describe_policies(b, pols) != _describe_policies(a, pols):
+                click.echo(f"B ({label}): {_describe_policies(b, pols)}")
             df = compare_games(a, b, games, seed=seed, policies=pols, stars=star_threshold,
                                skill=skill, skill_policies=pair, workers=workers,
                                progress=show, label_a=a.canonical, label_b=b.canonical,

@@ -29,6 +29,7 @@ from simulate.cli.options import (
 from simulate.errors import BidlabInputError
 from simulate.rules.variant import Variant
 from simulate.runner.plan import DEFAULT_CHUNK
+from simulate.tables.policies import bid_policy_label
 from simulate.util.checks import positive_int
 
 # Options of `simulate` that change its numbers: on --resume each one given must agree with
@@ -240,7 +241,8 @@ def simulate(ctx: click.Context, variant: str | None, players: int | None,
         if backend is not None:
             backend.close()
     click.echo(f"{v.canonical}: {hands:,} hands of {size} cards, seed {seed}, "
-               f"play={_show_policy(plays)}, bid={_show_policy(bids)}")
+               f"play={_show_policy(plays)}, "
+               f"bid={_show_policy([bid_policy_label(v, b, [size]) for b in bids])}")
     _echo_seat_table(v, res, size)
     if out:
         from simulate.util.files import write_table

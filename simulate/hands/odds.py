@@ -469,7 +469,8 @@ def bid_odds(v: Variant, hand: str | Sequence[str], seat: int = 0, trump: str | 
                      sorted(v.cards.parse_hand(hand, "hand"))), "seat": seat, "trump": q.trump,
                      "trump_mode": q.trump_mode, "samples": samples, "accepted": accepted,
                      "dealt": dealt, "bids_before": q.before, "seed": q.base.config.seed,
-                     "play": play, "bid": bid, "better": "lower" if q.better_low else "higher",
+                     "play": play, "bid": bid, "bid_label": policies.bid_policy_label(v, bid, [h]),
+                     "better": "lower" if q.better_low else "higher",
                      "auction": v.bidding_form == "auction", "exhaustive": exhaustive,
                      "too_close": bool(ties), "ties": ties, "warnings": warnings,
                      "side": q.side if q.v.teams else [seat], "teams": bool(v.teams),
@@ -502,7 +503,7 @@ def field_panel(v: Variant, hand: str | Sequence[str], seat: int = 0, trump: str
                       exhaustive=exhaustive, progress=tick)
         tables[f] = df
         for r in df[df.best].to_dict("records"):
-            row: dict[str, Any] = {"field": f}
+            row: dict[str, Any] = {"field": f, "bidder": df.attrs["bid_label"]}
             if "bids_before_sum" in df.columns:
                 row["bids_before_sum"] = int(r["bids_before_sum"])
             row.update({"best_bid": int(r["bid"]), "expected_score": r["expected_score"],
@@ -522,12 +523,14 @@ def field_panel(v: Variant, hand: str | Sequence[str], seat: int = 0, trump: str
 def format_panel(panel: pd.DataFrame) -> str:
     """The text `bidlab odds --field` prints after the main table."""
     lines = ["", "field sensitivity (the same deals, the opponents bid by each policy):"]
-    head = f"{'field':>10}" + (f" {'sum':>4}" if "bids_before_sum" in panel.columns else "") + \
+    # the bidder as outputs name it: a table field without a trained table is the heuristic
+    w = max(10, *(len(str(b)) for b in panel.bidder))
+    head = f"{'field':>{w}}" + (f" {'sum':>4}" if "bids_before_sum" in panel.columns else "") + \
         f" {'best bid':>8} {'E[score]':>9} {'95% CI':>19} {'accepted':>10}"
     lines.append(head)
     for r in panel.itertuples():
         ci = f"[{r.ci_low:.2f}, {r.ci_high:.2f}]"
-        lines.append(f"{r.field:>10}"
+        lines.append(f"{r.bidder:>{w}}"
                      + (f" {r.bids_before_sum:>4}" if "bids_before_sum" in panel.columns else "")
                      + f" {r.best_bid:>8} {r.expected_score:9.3f} {ci:>19} {r.accepted:>10,}")
     lines.append(f"best bid robust across fields: {'yes' if panel.attrs['robust'] else 'no'}")
@@ -563,7 +566,7 @@ def format_odds(df: pd.DataFrame) -> str:
              + (f", after bids {','.join(map(str, a['bids_before']))}" if a["bids_before"] else ""),
              trump_line,
              f"{acc:,} of {dealt:,} deals accepted ({_percent(acc, dealt)}); others "
-             f"play {a['play']} and bid {a['bid']}; seed {a['seed']}",
+             f"play {a['play']} and bid {a.get('bid_label', a['bid'])}; seed {a['seed']}",
              _whose(a) + ("; LOWER scores are better" if a["better"] == "lower" else "")]
     if a.get("auction"):
         lines.append("each contract as if this seat won the auction with it; P(made) and the "

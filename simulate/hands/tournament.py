@@ -115,12 +115,16 @@ def parse_entrants(text: str) -> list[tuple[str, str]]:
     return _check_entrants(pairs)
 
 
-def entrant_labels(entrants: Sequence[tuple[str, str]]) -> list[str]:
-    """`play+bid`, with `#2`, `#3`, ... on repeats of the same pair."""
+def entrant_labels(entrants: Sequence[tuple[str, str]], v: Variant | None = None,
+                   hand_sizes: Sequence[int] | None = None) -> list[str]:
+    """`play+bid`, with `#2`, `#3`, ... on repeats of the same pair; with v, the bid policy
+    as outputs name it for v over hand_sizes (a table bidder without a trained table is
+    named as the heuristic it falls back to)."""
     seen: Counter[str] = Counter()
     labels = []
     for play, bid in entrants:
-        base = f"{play}+{bid}"
+        base = f"{play}+{bid}" if v is None else \
+            policies.pair_label(v, f"{play}+{bid}", hand_sizes)
         seen[base] += 1
         labels.append(base if seen[base] == 1 else f"{base}#{seen[base]}")
     return labels
@@ -352,7 +356,6 @@ def run_tournament(v: Variant, entrants: Sequence[tuple[str, str]], hands: int, 
     See the module notes for the seating, the intervals and what an exact bid means.
     """
     pairs_in = _check_entrants(entrants)
-    labels = entrant_labels(pairs_in)
     hands = positive_int(hands, "hands")
     seed = check_seed(seed)
     rounds = list(v.schedule) if hand_sizes is None else list(hand_sizes)
@@ -367,6 +370,7 @@ def run_tournament(v: Variant, entrants: Sequence[tuple[str, str]], hands: int, 
         raise BidlabInputError(f"{hands} hands are too few for {len(sizes)} hand sizes (each "
                                f"needs at least 2); play at least {need} hands, or a single "
                                "hand size")
+    labels = entrant_labels(pairs_in, v, sizes)
     weights = {h: Counter(rounds)[h] / len(rounds) for h in sizes}
     seeds = {h: seed if len(sizes) == 1 else size_seed(seed, h) for h in sizes}
     E = len(pairs_in)

@@ -143,3 +143,13 @@ def bid_policy_label(v: Variant, name: str, hand_sizes: Sequence[int] | None = N
     if not have:
         return FALLBACK
     return f"table at {_sizes_text(have)}; {FALLBACK} at {_sizes_text(rest)}"
+
+
+def pair_label(v: Variant, pair: str, hand_sizes: Sequence[int] | None = None) -> str:
+    """A seat's policies as outputs must name them: `play+bid` (or a bid policy alone) with
+    the bid policy named by bid_policy_label, e.g. "precision+heuristic: no trained table
+    for this configuration" where the table bidder falls back."""
+    play, sep, bid = pair.partition("+")
+    if not sep:
+        return bid_policy_label(v, pair, hand_sizes)
+    return f"{play}+{bid_policy_label(v, bid, hand_sizes)}"

@@ -124,7 +124,7 @@ def table_json(df: pd.DataFrame) -> dict[str, Any]:
     """A bid_odds table: its rows, trick columns and what its attrs say."""
     a = df.attrs
     keep = ("variant", "hand", "seat", "trump", "trump_mode", "samples", "accepted", "dealt",
-            "bids_before", "seed", "play", "bid", "better", "auction", "exhaustive",
+            "bids_before", "seed", "play", "bid", "bid_label", "better", "auction", "exhaustive",
             "too_close", "ties", "warnings", "side", "teams", "constraint", "hand_size",
             "grouped", "groups_hidden")
     out = {k: plain(a.get(k)) for k in keep}

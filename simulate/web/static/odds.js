@@ -287,7 +287,7 @@ function oddsTable(res, rows) {
 
 function panelBox(res) {
   if (!res.panel) return null;
-  const rows = res.panel.rows.map((r) => el("tr", {}, el("td", {}, r.field),
+  const rows = res.panel.rows.map((r) => el("tr", {}, el("td", {}, r.bidder || r.field),
     res.grouped ? el("td", {}, r.bids_before_sum) : null, el("td", {}, r.best_bid),
     el("td", {}, fmt(r.expected_score, 2)), el("td", {}, `[${fmt(r.ci_low, 2)}, ${fmt(r.ci_high, 2)}]`),
     el("td", {}, `${r.accepted.toLocaleString()} of ${r.dealt.toLocaleString()}`)));
@@ -330,7 +330,7 @@ function render(res) {
     out.append(chart(res, b.rows, `E[score] by ${res.auction ? "contract" : "bid"} with 95% intervals; best in orange${res.better === "lower" ? " (lower is better)" : ""}`));
   }
   out.append(el("p", { class: "note", id: "acceptance" },
-    `${res.hand} in seat ${seatWord}; ${trump}. ${res.accepted.toLocaleString()} of ${res.dealt.toLocaleString()} deals accepted (${(100 * res.acceptance).toFixed(1)} %); others play ${res.play} and bid ${res.bid}; seed ${res.seed}. ${res.teams ? "E[score] is the partnership's." : "E[score] is this seat's own score for the hand."}${res.better === "lower" ? " Lower scores are better." : ""}`));
+    `${res.hand} in seat ${seatWord}; ${trump}. ${res.accepted.toLocaleString()} of ${res.dealt.toLocaleString()} deals accepted (${(100 * res.acceptance).toFixed(1)} %); others play ${res.play} and bid ${res.bid_label || res.bid}; seed ${res.seed}. ${res.teams ? "E[score] is the partnership's." : "E[score] is this seat's own score for the hand."}${res.better === "lower" ? " Lower scores are better." : ""}`));
   for (const w of res.warnings || []) out.append(el("p", { class: "warn" }, `Warning: ${w}`));
   const first = blocks(res)[0].rows.find((r) => r.best);
   out.append(trickChart(res, first));
