@@ -495,6 +495,14 @@ def _size_section(g: GameReport, r: SizeReport, root: Path) -> str:
     return "".join(parts)
 
 
+def _value_cols(key: str, count: str, value: tuple[str, str], ci: tuple[str, str],
+                n: tuple[str, str]) -> list[Col]:
+    """A card value's three columns: the value, its 95% interval (columns key_lo, key_hi)
+    and the count behind it, each as (header, tooltip)."""
+    return [(*value, lambda x: fixed_decimals(x[key])),
+            (*ci, lambda x: interval_cell(x[f"{key}_lo"], x[f"{key}_hi"], 3)),
+            (*n, lambda x: grouped_int(x[count]))]
+
 def _card_values_section(g: GameReport, r: SizeReport, d: Path, root: Path, name: str,
                          thin: int) -> str:
     """Direct attribution, marginal values (pooled and by seat) and the least-squares fit of
@@ -568,17 +576,11 @@ def _card_values_section(g: GameReport, r: SizeReport, d: Path, root: Path, name
     seat_cols: list[Col] = [("card", "card", lambda x: esc(str(x["card"]))),
                             ("seat", "0 = dealer's left", lambda x: esc(str(x["seat"])))]
     if "tricks" in by_seat:
-        seat_cols += [("marginal", "tricks more than with the reference card",
-                       lambda x: fixed_decimals(x["tricks"])),
-                      ("95% CI", "over deals", lambda x: interval_cell(x["tricks_lo"],
-                                                                      x["tricks_hi"], 3)),
-                      ("n pairs", "deals", lambda x: grouped_int(x["pairs"]))]
+        seat_cols += _value_cols("tricks", "pairs", ("marginal", "tricks more than with the "
+                                 "reference card"), ("95% CI", "over deals"), ("n pairs", "deals"))
     if "direct" in by_seat:
-        seat_cols += [("direct", "tricks the card itself took per hand held",
-                       lambda x: fixed_decimals(x["direct"])),
-                      ("95% CI ", "Wilson", lambda x: interval_cell(x["direct_lo"],
-                                                                   x["direct_hi"], 3)),
-                      ("n held", "hands", lambda x: grouped_int(x["held"]))]
+        seat_cols += _value_cols("direct", "held", ("direct", "tricks the card itself took per "
+                                 "hand held"), ("95% CI ", "Wilson"), ("n held", "hands"))
     shown_seats = by_seat[by_seat["card"].isin(table["card"].head(8))] if not by_seat.empty \
         else by_seat
     seat_tbl = "" if shown_seats.empty else data_table(
