@@ -404,12 +404,52 @@ def test_sheet_bid_finds_a_cell_for_dealt_hands(game: str, h: int) -> None:
             for k, x in keys.iloc[i].items():
                 known &= sheet[k] == x
             if not known.any():
-                assert ans is None
+                # a class the sheet never saw: the nearest printed cell answers, flagged
+                row = _nearest_row(sheet[sheet.seat == seat], keys.iloc[i])
+                assert ans is not None and ans.nearest
+                assert (ans.bid, ans.close) == _answer(row["ranges"], prev or 0)
                 continue
             found += 1
             row = sheet[known].iloc[0]
-            assert ans is not None and (ans.bid, ans.close) == _answer(row["ranges"], prev or 0)
+            assert ans is not None and not ans.nearest
+            assert (ans.bid, ans.close) == _answer(row["ranges"], prev or 0)
     assert found >= 0.97 * 200 * v.players
+
+
+def _nearest_row(rows: pd.DataFrame, key: pd.Series) -> pd.Series:
+    """The printed cell of the same named card (if the sheet names one) fewest steps away
+    (a half-trick point class or one count each), the one with most deals among equals,
+    found row by row."""
+    best: tuple[float, int] | None = None
+    pick = None
+    for _, row in rows.iterrows():
+        if any(isinstance(x, str) and row[k] != x for k, x in key.items()):
+            continue
+        steps = sum(abs(row[k] - x) / (0.5 if k == "points" else 1)
+                    for k, x in key.items() if not isinstance(x, str))
+        if best is None or (steps, -row["n"]) < best:
+            best, pick = (steps, -int(row["n"])), row
+    assert pick is not None
+    return pick
+
+
+def test_a_class_the_sheet_lacks_gets_the_nearest_cell() -> None:
+    """Drop a hand's own cell from the sheet: sheet_bid answers with the nearest cell and
+    says so."""
+    game, h = "oh_hell", 4
+    v = variant(game)
+    sheet, _ = small_sheet(game, h)
+    r = run(game, h, 0, 50, seed=7)
+    keys = class_columns(v, h, r.masks, r.trumps, list(sheet.attrs["features"]))
+    own = sheet.seat == 0
+    for k, x in keys.iloc[0].items():
+        own &= sheet[k] == x
+    assert own.any()
+    without = sheet[~own]
+    without.attrs.update(sheet.attrs)
+    ans = sheet_lookup(without, v)(int(r.masks[0]), int(r.trumps[0]), 0, None)
+    row = _nearest_row(without[without.seat == 0], keys.iloc[0])
+    assert ans is not None and ans.nearest and (ans.bid, ans.close) == _answer(row["ranges"], 0)
 
 
 # ----- the held-out check ---------------------------------------------------------------------
@@ -502,8 +542,9 @@ def test_cheat_sheet_agrees_with_each_hands_best(game: str, h: int) -> None:
     s = chk.summary()
     assert s["no_cell"] == 0 and s["forbidden_bid"] == 0, s
     # a cell under MIN_CELL deals prints its bid with "?"; few held-out hands may land there
-    # (HyJack 7: 2 of 120 at these sizes)
-    assert s["thin"] <= 0.05 and s["agree"] >= FLOOR, s
+    # (HyJack 7: 2 of 120 at these sizes), and few in a class the sheet's deals never held,
+    # answered by the nearest cell (Horseshoes 13: 1 of 120)
+    assert s["thin"] <= 0.05 and s["nearest_cell"] <= 0.05 and s["agree"] >= FLOOR, s
     if s["agree"] < ISSUE_AGREE or s["cost"] > ISSUE_COST:
         pytest.xfail(f"issue 13 bar not met: agree {s['agree']:.1%} (>= 95% asked), cost "
                      f"{s['cost']:.2f} points per hand (<= 0.3 asked)")

@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from simulate.hands.class_table import MIN_CELL, forced_class_table
-from simulate.hands.classes import class_columns
+from simulate.hands.classes import POINT_STEP, class_columns
 from simulate.hands.forced import ForcedRun, legal_after
 from simulate.rules.variant import Variant
 
@@ -33,11 +33,13 @@ class Range(NamedTuple):
 
 
 class SheetAnswer(NamedTuple):
-    """What the printed sheet says for a hand: the bid to make, and the other bid the cell
-    names as too close to call (-1: none)."""
+    """What the printed sheet says for a hand: the bid to make, the other bid the cell
+    names as too close to call (-1: none), and whether the hand's own class has no cell so
+    the answer is the nearest cell's (sheet_bid)."""
 
     bid: int
     close: int
+    nearest: bool = False
 
 
 def cheat_sheet(runs: list[ForcedRun], v: Variant, min_cell: int = MIN_CELL) -> pd.DataFrame:
@@ -145,17 +147,37 @@ def sheet_bid(sheet: pd.DataFrame, v: Variant, mask: int, trump: int, seat: int,
     h = int(sheet.attrs["hand_size"])
     key = class_columns(v, h, np.array([mask], np.uint64), np.array([trump]),
                         list(sheet.attrs["features"])).iloc[0]
-    rows = sheet[sheet.seat == seat]
+    seat_rows = sheet[sheet.seat == seat]
+    rows = seat_rows
     for name, value in key.items():
         rows = rows[rows[name] == value]
-    if rows.empty:
-        return None
+    nearest = rows.empty
+    if nearest:
+        rows = _nearest_cell(seat_rows, key)
+        if rows.empty:
+            return None
     ranges: list[Range] = rows.iloc[0]["ranges"]
     p = 0 if prev is None else prev
     for r in ranges:
         if r.lo <= p and (r.hi < 0 or p <= r.hi):
-            return SheetAnswer(r.bid, r.close)
-    return SheetAnswer(ranges[-1].bid, ranges[-1].close)
+            return SheetAnswer(r.bid, r.close, nearest)
+    return SheetAnswer(ranges[-1].bid, ranges[-1].close, nearest)
+
+
+def _nearest_cell(rows: pd.DataFrame, key: pd.Series) -> pd.DataFrame:
+    """The cell a player reading the printed sheet would use for a class it does not list
+    (a hand rarer than any the sheet's deals held): the same named card where the sheet
+    has one, then the fewest steps away over the counted features (a point class, a trump,
+    a top card each count one step), the cell with the most deals among equals."""
+    for name, value in key.items():
+        if not pd.api.types.is_numeric_dtype(rows[name]):
+            rows = rows[rows[name] == value]
+    if rows.empty:
+        return rows
+    steps = sum(((rows[name] - value).abs() / (POINT_STEP if name == "points" else 1))
+                for name, value in key.items() if pd.api.types.is_numeric_dtype(rows[name]))
+    order = pd.DataFrame({"steps": steps, "n": -rows["n"]}).sort_values(["steps", "n"])
+    return rows.loc[order.index[:1]]
 
 
 def sheet_lookup(sheet: pd.DataFrame, v: Variant

@@ -50,7 +50,8 @@ class SheetCheck:
     def summary(self) -> dict[str, float]:
         """agree share, cost mean and its 95% half-width, share where the bid was not the
         best at all (ties counted as not best), hand ties, marked-close, thin hands, hands
-        without a cell, the median accepted deals per hand, and hands n."""
+        without a cell, hands answered by the nearest cell (their class has none), the
+        median accepted deals per hand, and hands n."""
         df = self.hands
         n = len(df)
         cost = df["cost"].dropna().to_numpy()
@@ -62,6 +63,7 @@ class SheetCheck:
                 "cost": float(cost.mean()) if len(cost) else float("nan"),
                 "cost_half": float(half), "accepted_median": float(df["accepted"].median()),
                 "thin": float(df["thin"].mean()), "no_cell": float(df["no_cell"].mean()),
+                "nearest_cell": float(df["nearest_cell"].mean()) if "nearest_cell" in df else 0.0,
                 "forbidden_bid": float(df["forbidden_bid"].mean())}
 
 
@@ -196,7 +198,8 @@ def _judge(odds: HandOdds, answer: SheetAnswer | None) -> dict[str, object]:
     row: dict[str, object] = {"accepted": odds.accepted, "dealt": odds.dealt,
                               "hand_best": hand_best, "thin": thin,
                               "sheet_bid": -1 if answer is None else int(answer.bid),
-                              "no_cell": answer is None, "forbidden_bid": False}
+                              "no_cell": answer is None, "forbidden_bid": False,
+                              "nearest_cell": answer is not None and answer.nearest}
     cost, tie, same = math.nan, False, False
     if answer is not None:
         hit = np.flatnonzero(odds.bids == answer.bid)
