@@ -124,3 +124,21 @@ def test_a_table_file_of_another_configuration_is_refused(tmp_path: Path) -> Non
         run_tournament(sim.load_variant("hoffer"),
                        [("precision", "table"), ("precision", f"table@{tmp_path}/none.npz")],
                        200, hand_sizes=[4], workers=1)
+
+
+def test_a_trained_files_card_rates_are_not_measured_again() -> None:
+    """The first card_rates call of a process, before anything compiled the configuration,
+    returns the shipped file's rates (its bid table was trained on their hand classes); it
+    used to measure them again, and training then saved the re-measured ones."""
+    import subprocess
+    import sys
+
+    code = ("import numpy as np, simulate as sim\n"
+            "from simulate.hands.job import card_rates\n"
+            "from simulate.tables.trained import SHIPPED_DIR, table_file\n"
+            "v = sim.load_variant('hyjack')\n"
+            "rate = card_rates(v, 3)\n"
+            "print(np.array_equal(rate, np.load(table_file(v, SHIPPED_DIR))['card_rate'][3]))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=Path(__file__).parent.parent)
+    assert out.stdout.strip() == "True", out.stderr
