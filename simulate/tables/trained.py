@@ -1,8 +1,8 @@
 """The file format of trained bid tables: where they live, how they are named, read, written.
 
 Tables are keyed by the variant's canonical string and a format version. Those for every
-shipped game at its default configuration live in simulate/trained/ and load without
-retraining; `bidlab train` writes others to the user's cache folder, where they load too.
+shipped game at its default options (every player count it allows) live in simulate/trained/
+and load without retraining; `bidlab train` writes others to the user's cache folder, where they load too.
 The training loop itself is simulate.hands.train.
 """
 
