@@ -312,7 +312,7 @@ def test_cheat_sheet_cell_and_served_report(tmp_path: Path) -> None:
         assert c.get("/report/%2e%2e/%2e%2e/etc/passwd").status_code == 404
         assert c.get("/report/nothing.html").status_code == 404
         r = c.get("/api/odds", params={"game": v.name, "players": 3, "hand": "KS 7H",
-                                       "seat": 2, "bids_before": "1,0", "samples": 2_000})
+                                       "seat": 2, "bids_before": "0,0", "samples": 2_000})
         assert r.status_code == 200, r.text
         cell = r.json()["sheet"]
     from simulate.hands.forced import forced_run
@@ -321,7 +321,7 @@ def test_cheat_sheet_cell_and_served_report(tmp_path: Path) -> None:
     runs = [forced_run(v, h, s, 1_500, seed=0) for s in range(v.players)]
     sheet = cheat_sheet(runs, v, min_cell=20)
     mask = v.cards.mask(v.cards.parse_hand("KS 7H"))
-    answer = sheet_bid(sheet, v, mask, v.trump_index("S"), 2, 1)
+    answer = sheet_bid(sheet, v, mask, v.trump_index("S"), 2, 0)
     assert answer is not None
     row = sheet[(sheet.seat == 2) & np.logical_and.reduce(
         [sheet[k] == x for k, x in cell["class"].items()])]

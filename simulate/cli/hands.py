@@ -7,6 +7,7 @@ that keeps `bidlab --help` and `bidlab rules` from loading them.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterable, Sequence
 from contextlib import nullcontext
 from pathlib import Path
@@ -30,7 +31,7 @@ from simulate.errors import BidlabInputError
 from simulate.rules.variant import Variant
 from simulate.runner.plan import DEFAULT_CHUNK
 from simulate.tables.policies import bid_policy_label
-from simulate.util.checks import positive_int
+from simulate.util.checks import check_seed, positive_int
 
 # Options of `simulate` that change its numbers: on --resume each one given must agree with
 # the run's manifest (JobSpec field → how the user writes it).
@@ -258,7 +259,10 @@ def simulate(ctx: click.Context, variant: str | None, players: int | None,
 @click.command(cls=HandSizeCommand)
 @variant_options
 @click.option("--seats", "seats", required=True, metavar="PLAY+BID,PLAY+BID,...",
-              help="The entrants, at least two, e.g. precision+table,greedy+greedy,random+random.")
+              help="The entrants, at least two, e.g. precision+table,greedy+greedy,random+random. "
+                   "Bid policy table@FILE: the table bidder reading the trained table in FILE "
+                   "(a file of this configuration with the same card rates, e.g. a copy of an "
+                   "older table), against the current table on the same deals.")
 @click.option("--hands", "-n", type=int, default=100_000, show_default=True,
               help="Deals in all (each played once per seating), shared among the hand sizes.")
 @click.option("--seed", type=int, default=0, show_default=True)
@@ -287,23 +291,41 @@ def tournament(v: Variant, seats: str, hands: int, seed: int, hand_size: int | N
 @hand_size_option("hand_sizes", "Train only these hand sizes (default: every size of the "
                                 "schedule).", multiple=True)
 @click.option("--deals", type=int, default=30_000, show_default=True,
-              help="Deals per hand size and iteration (each replayed once per candidate bid).")
+              help="Fresh deals per hand size and iteration (a new seed every iteration; each "
+                   "deal replayed once per candidate bid).")
+@click.option("--held-out", "held_out", type=int, default=None,
+              help="Held-out deals (a seed no iteration trains on) on which every candidate "
+                   "table is scored; the best is kept (default: --deals).")
 @click.option("--iterations", type=int, default=8, show_default=True,
-              help="Most self-play rounds (it stops sooner when fewer than 1% of bids change).")
+              help="Most self-play rounds per hand size (it stops sooner once the held-out "
+                   "score has not improved for --patience rounds).")
+@click.option("--patience", type=int, default=2, show_default=True,
+              help="Rounds without a better held-out score before a hand size stops.")
+@click.option("--seed", type=int, default=None,
+              help="Training seed (every round's deals and the held-out deals derive from it; "
+                   "default: the shipped tables' seed).")
+@click.option("--workers", type=int, default=None, help="Threads (default: all cores).")
 @click.option("--out", default=None, metavar="DIR",
               help="Folder for the table (default: the user cache, where bidlab finds it).")
-def train(v: Variant, hand_sizes: tuple[int, ...], deals: int, iterations: int,
+def train(v: Variant, hand_sizes: tuple[int, ...], deals: int, held_out: int | None,
+          iterations: int, patience: int, seed: int | None, workers: int | None,
           out: str | None) -> None:
-    """Build the `table` bidder's tables for VARIANT by self-play and save them."""
+    """Build the `table` bidder's tables for VARIANT by self-play on fresh deals, selected on
+    held-out deals, and save them."""
+    from simulate.hands.train import TRAIN_SEED
     from simulate.hands.train import train as run_training
 
     if iterations < 1:
         raise BidlabInputError(f"--iterations {iterations}: at least 1")
     check_dir(out)
+    started = time.perf_counter()
     click.echo(f"training the table bidder for {v.canonical}")
     path = run_training(v, list(hand_sizes) or None, deals=deals, max_iter=iterations,
-                        folder=Path(out) if out else None, echo=click.echo)
-    click.echo(f"wrote {path}")
+                        seed=TRAIN_SEED if seed is None else check_seed(seed),
+                        workers=workers, folder=Path(out) if out else None, echo=click.echo,
+                        held_out=held_out, patience=patience)
+    click.echo(f"wrote {path} ({path.stat().st_size:,} bytes, "
+               f"{time.perf_counter() - started:.0f} s)")
 
 
 @click.command()

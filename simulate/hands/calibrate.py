@@ -52,10 +52,12 @@ def calibrate_card_rates(v: Variant, hand_size: int, jobs_for: JobsFor) -> np.nd
     jobs_for(v, hand_size): the calibration jobs (simulate.hands.job.calibration_jobs);
     callers use simulate.hands.job.card_rates, which passes it."""
     with _lock:
+        # compile first: it loads a trained file's rates, which must not be measured again
+        # (the file's bid table was trained on its own rates' hand classes)
+        tables = compile_tables(v)
         cached = get_card_rate(v.canonical, hand_size)
         if cached is not None:
             return cached
-        tables = compile_tables(v)
         dealt = np.zeros((5, len(v.cards)), np.int64)
         won = np.zeros((5, len(v.cards)), np.int64)
         for job in jobs_for(v, hand_size):

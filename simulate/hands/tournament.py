@@ -34,6 +34,14 @@ Deals
     hands) and each size has its own seed, derived from the seed and the size (the seed itself
     when only one size is played), so the strata are independent.
 
+Two tables
+    Bid policy `table@FILE` is the table bidder reading the trained table in FILE (a file
+    of exactly this configuration, e.g. a copy of an older shipped table) instead of the
+    configuration's own: `precision+table,precision+table@old.npz` plays the current table
+    against the old one on the same deals. The kernel's bid table has a row per seat, so
+    each seating gives every seat its own entrant's rows; the card rates (which make the
+    hand classes) are shared, so both files must have the same ones.
+
 Confidence intervals
     Per-deal figures are independent across deals (not across seats or seatings of one deal),
     so every interval is a normal 95% interval over deals, stratified by hand size: the estimate
@@ -54,26 +62,33 @@ Exact bids
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import itertools
 import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, cast
 
 import numpy as np
 import pandas as pd
 
 from simulate.errors import BidlabInputError
-from simulate.hands.simulate import simulate_hands
+from simulate.hands.job import card_rates, make_job
+from simulate.hands.simulate import records_arrays, simulate_hands
 from simulate.kernel.hand import H_CONTRACT, H_MAKER, S_BID, S_SCORE, S_TRICKS
 from simulate.rules.variant import Variant
 from simulate.tables import policies
-from simulate.util.checks import check_seed, positive_int
+from simulate.tables.compile import compile_tables
+from simulate.tables.trained import read_table_file
+from simulate.util.checks import check_seed, positive_int, worker_count
 from simulate.util.stats import Z95
 
 SEATINGS = ("auto", "cyclic", "all")
+TABLE_FILE = "table@"    # bid policy `table@FILE`: the table bidder reading the table in FILE
 AUTO_ALL_UP_TO = 4       # seating="auto": every ordering for up to 4 entrants (24 seatings)
 MAX_ALL_SEATINGS = 720   # E! seatings; 6 entrants at most with seating="all"
 
@@ -91,7 +106,11 @@ def _check_entrants(entrants: Sequence[Any]) -> list[tuple[str, str]]:
         if play not in policies.PLAY:
             raise BidlabInputError(f"entrant {play}+{bid}: unknown play policy {play!r}; "
                                    f"allowed play policies: {', '.join(policies.PLAY)}")
-        if bid not in policies.BID:
+        if isinstance(bid, str) and bid.startswith(TABLE_FILE):
+            if not Path(bid[len(TABLE_FILE):]).is_file():
+                raise BidlabInputError(f"entrant {play}+{bid}: no such trained-table file "
+                                       f"{bid[len(TABLE_FILE):]!r}")
+        elif bid not in policies.BID:
             raise BidlabInputError(f"entrant {play}+{bid}: unknown bid policy {bid!r}; "
                                    f"allowed bid policies: {', '.join(policies.BID)}")
         out.append((str(play), str(bid)))
@@ -123,8 +142,11 @@ def entrant_labels(entrants: Sequence[tuple[str, str]], v: Variant | None = None
     seen: Counter[str] = Counter()
     labels = []
     for play, bid in entrants:
-        base = f"{play}+{bid}" if v is None else \
-            policies.pair_label(v, f"{play}+{bid}", hand_sizes)
+        if bid.startswith(TABLE_FILE):
+            base = f"{play}+{TABLE_FILE}{Path(bid[len(TABLE_FILE):]).name}"
+        else:
+            base = f"{play}+{bid}" if v is None else \
+                policies.pair_label(v, f"{play}+{bid}", hand_sizes)
         seen[base] += 1
         labels.append(base if seen[base] == 1 else f"{base}#{seen[base]}")
     return labels
@@ -193,6 +215,26 @@ def seat_counts(seatings: Sequence[Sequence[int]], n_entrants: int, players: int
         for s, e in enumerate(seats):
             counts[e, s] += 1
     return counts
+
+
+def _play_table(v: Variant, h: int, hands: int, seed: int, table: Sequence[tuple[str, str]],
+                files: dict[str, np.ndarray], workers: int | None) -> Any:
+    """One seating's hands. A seat whose bid policy is `table@FILE` bids as the table
+    bidder reading FILE's cells for that seat (the kernel's bid table has a row per seat,
+    so each seat can hold its own entrant's table); every other seat reads this
+    configuration's own table, on the same deals."""
+    plays = [p for p, _ in table]
+    bids = ["table" if b.startswith(TABLE_FILE) else b for _, b in table]
+    if not files:
+        return simulate_hands(v, h, hands, seed=seed, play=plays, bid=bids, keep="records",
+                              workers=workers)
+    job = make_job(v, h, hands, seed, plays, bids, None, None, None)
+    bid_table = job.tables.bid_table.copy()
+    for s, (_, b) in enumerate(table):
+        if b in files:
+            bid_table[:, s] = files[b][:, s]
+    job = dataclasses.replace(job, tables=dataclasses.replace(job.tables, bid_table=bid_table))
+    return SimpleNamespace(records_data=records_arrays(job, worker_count(workers)))
 
 
 # ----- per-seat outcomes of one run --------------------------------------------------------
@@ -371,6 +413,11 @@ def run_tournament(v: Variant, entrants: Sequence[tuple[str, str]], hands: int, 
                                f"needs at least 2); play at least {need} hands, or a single "
                                "hand size")
     labels = entrant_labels(pairs_in, v, sizes)
+    if any(bid.startswith(TABLE_FILE) for _, bid in pairs_in):
+        for h in sizes:
+            card_rates(v, h)     # this configuration's, which a file's must equal
+    files = {bid: read_table_file(v, Path(bid[len(TABLE_FILE):]), compile_tables(v), sizes)
+             for _, bid in pairs_in if bid.startswith(TABLE_FILE)}
     weights = {h: Counter(rounds)[h] / len(rounds) for h in sizes}
     seeds = {h: seed if len(sizes) == 1 else size_seed(seed, h) for h in sizes}
     E = len(pairs_in)
@@ -393,8 +440,7 @@ def run_tournament(v: Variant, entrants: Sequence[tuple[str, str]], hands: int, 
         succ = np.zeros((E, n_h))
         chance = np.zeros((E, n_h))
         for table, assignments in tables.items():
-            res = simulate_hands(v, h, n_h, seed=seeds[h], play=[p for p, _ in table],
-                                 bid=[b for _, b in table], keep="records", workers=workers)
+            res = _play_table(v, h, n_h, seeds[h], table, files, workers)
             score, ok, tried = _seat_arrays(v, res)
             del res
             for assignment in assignments:

@@ -1,14 +1,30 @@
-"""Self-play training of the `table` bidder, and the files its tables live in.
+"""Self-play training of the `table` bidder on fresh deals, selected on held-out deals.
 
-For each hand size: start from the heuristic bidder; deal `deals` hands; for every seat
-replay each deal once per candidate bid (the seat's bid forced, everyone else bidding from
-the current table, common random numbers: the deals and every later choice are the same
-but for the consequences of that bid); set each (seat, hand class, bids before) cell to the
-bid with the best mean score — highest, or lowest where low totals win (moving off a
-cell's bid only for a gain of two standard errors of the paired difference); repeat until
-fewer than 1% of the trained cells change. "Bids before" is the sum of the bids the seat
-has heard: the earlier seats' where bidding is sequential, none where bids are simultaneous
-(Hoffer), as in the kernel.
+For each hand size, start from the configuration's current table (its trained file where
+there is one, else every cell untrained, i.e. the heuristic) and iterate:
+
+  train     Deal `deals` FRESH hands (a new seed each iteration, derived from the training
+            seed, the hand size and the iteration, so the table is never fitted to one
+            sample). For every seat, replay each deal once per candidate bid (the seat's bid
+            forced, everyone else bidding from the current table, common random numbers:
+            the deals and every later choice are the same but for the consequences of that
+            bid), and set each (seat, hand class, bids before) cell with at least MIN_CELL
+            deals to the bid with the best mean score (highest, or lowest where low totals
+            win), moving off the cell's current bid only for a gain of two standard errors
+            of the paired difference on those deals (so noise cannot make cells cycle).
+  select    Play the candidate table in every seat on HELD-OUT deals (a seed derived apart
+            from every training seed; no iteration ever deals from it) and take the mean
+            score per seat-hand, signed so that larger is better. The same held-out deals
+            judge every candidate, so two tables are compared on paired deals. The table
+            with the best held-out score so far is kept.
+  stop      when the held-out score has not improved on the best for `patience` iterations
+            in a row, or after `max_iter` iterations; the best table (possibly the starting
+            one) is what is saved. The training deals' own cell changes decide nothing.
+
+"Bids before" is the sum of the bids the seat has heard: the earlier seats' where bidding is
+sequential, none where bids are simultaneous (Hoffer), as in the kernel. At one card, where
+the configuration has the exact informed one-card table (simulate.reference.informed), the
+kernel bids from it and that size's cells are not trained.
 
 The files the tables live in (format, folders, load and save) are simulate.tables.trained.
 """
@@ -16,6 +32,8 @@ The files the tables live in (format, folders, load and save) are simulate.table
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import math
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -30,17 +48,44 @@ from simulate.reference.informed import informed_one_card_optimum
 from simulate.rules.variant import Variant
 from simulate.tables import layout as L
 from simulate.tables.bidder import table_hand_class
-from simulate.tables.compile import compile_tables, record_one_card
+from simulate.tables.compile import compile_tables, record_one_card, trained_sizes
 from simulate.tables.trained import save_trained, user_dir
 
 MIN_CELL = 40              # deals a cell needs before its bid is trusted
 TRAIN_SEED = 0x7AB1E
+PATIENCE = 2               # iterations without a better held-out score before stopping
+
+
+def iteration_seed(seed: int, hand_size: int, iteration: int) -> int:
+    """The seed of the fresh training deals of one iteration (0-based) at one hand size."""
+    return _derive(f"bidlab-train:{seed}:{hand_size}:{iteration}")
+
+
+def held_out_seed(seed: int, hand_size: int) -> int:
+    """The seed of the held-out deals that select among the tables of one hand size; no
+    iteration_seed of any hand size uses it (checked where it is used)."""
+    return _derive(f"bidlab-train-held-out:{seed}:{hand_size}")
+
+
+def _derive(text: str) -> int:
+    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "little") >> 1
+
+
+def held_out_scores(v: Variant, h: int, deals: int, seed: int, workers: int | None,
+                    sign: int) -> np.ndarray:
+    """float64[deals]: each held-out deal's mean score per seat, times `sign` (larger is
+    better), with every seat playing precision and bidding from the current table."""
+    job = make_job(v, h, deals, seed, "precision", "table", None, None, None)
+    _, seat_out, _ = _run_records(job, workers)
+    return np.asarray(sign * seat_out[:, :, S_SCORE].mean(axis=1), dtype=np.float64)
 
 
 def train_hand_size(v: Variant, h: int, deals: int, seed: int, max_iter: int,
-                    workers: int | None, echo: Callable[[str], None]) -> dict[str, Any]:
-    """Train the table bidder's cells for hand size h in place (see the module notes);
-    returns how many cells each iteration trained and changed."""
+                    workers: int | None, echo: Callable[[str], None],
+                    held_out: int | None = None, patience: int = PATIENCE) -> dict[str, Any]:
+    """Train the table bidder's cells for hand size h in place (see the module notes) and
+    leave the table with the best held-out score there; returns, per iteration, the cells
+    trained and changed on its fresh deals and the candidate's held-out score."""
     card_rates(v, h)
     tables = compile_tables(v)
     n = v.players
@@ -48,62 +93,98 @@ def train_hand_size(v: Variant, h: int, deals: int, seed: int, max_iter: int,
     order = [(first + j) % n for j in range(n)]
     prev_cap = tables.bid_table.shape[4] - 1
     sign = -1 if v.rule("end.better", "higher") == "lower" else 1   # maximise sign * score
-    history = []
     heard = v.bidding_form != "simultaneous"   # simultaneous bidders hear no earlier bid
     if not heard:
         tables.bid_table[h, :, :, :, 1:] = -1   # cells by a sum of bids nobody hears
+    check_seed = held_out_seed(seed, h)
+    held_n = held_out or deals
+    best_scores = held_out_scores(v, h, held_n, check_seed, workers, sign)
+    best_table = tables.bid_table[h].copy()
+    best_iter = 0
+    echo(f"  {h} cards, start: held-out score {sign * best_scores.mean():+.4f} per seat-hand "
+         f"({held_n} deals)")
+    history: list[dict[str, Any]] = []
     for it in range(max_iter):
-        changed = trained = 0
-        for s in order:
-            earlier = order[:order.index(s)] if heard else []
-            scores = np.full((deals, h + 1), -np.inf)
-            cls = held = prev = None
-            for b in range(h + 1):
-                job = make_job(v, h, deals, seed, "precision", "table", None, None, None)
-                P = job.tables.P.copy()
-                P[L.OVERRIDE_SEAT], P[L.OVERRIDE_BID] = s, b
-                job.tables = dataclasses.replace(job.tables, P=P)
-                hand_out, seat_out, mask_out = _run_records(job, workers)
-                ok = hand_out[:, H_OVERRIDDEN] == 1
-                scores[ok, b] = sign * seat_out[ok, s, S_SCORE]
-                if cls is None:
-                    cls, held = table_hand_class(tables.card_rate[h], tables.suit_mask,
-                                                 tables.bid_table.shape[2], mask_out[:, s],
-                                                 hand_out[:, H_TRUMP])
-                    prev = np.minimum(seat_out[:, earlier, S_BID].sum(axis=1), prev_cap) \
-                        if earlier else np.zeros(deals, np.int64)
-            assert cls is not None and held is not None and prev is not None
-            keys = np.stack([cls, held, prev], axis=1)
-            uniq, inverse = np.unique(keys, axis=0, return_inverse=True)
-            for g, (k, t, p) in enumerate(uniq):
-                rows = scores[inverse.ravel() == g]
-                if len(rows) < MIN_CELL:
-                    continue
-                valid = np.isfinite(rows).all(axis=0)
-                if not valid.any():
-                    continue
-                filled = np.where(np.isfinite(rows), rows, 0.0)
-                means = np.where(valid, filled.mean(axis=0), -np.inf)
-                best = int(np.argmax(means))
-                trained += 1
-                current = int(tables.bid_table[h, s, k, t, p])
-                if current == best:
-                    continue
-                if current >= 0 and valid[current]:
-                    # move off the current bid only when the paired gain is clear (two
-                    # standard errors on the same deals), so noise cannot make cells cycle
-                    diff = filled[:, best] - filled[:, current]
-                    if diff.mean() <= 2.0 * diff.std(ddof=1) / np.sqrt(len(diff)):
-                        continue
-                changed += 1
-                tables.bid_table[h, s, k, t, p] = best
-        share = changed / max(trained, 1)
-        history.append({"iteration": it + 1, "cells": trained, "changed": changed})
+        it_seed = iteration_seed(seed, h, it)
+        if it_seed == check_seed:    # never train on the held-out deals
+            raise RuntimeError("a training seed equals the held-out seed")
+        trained, changed = _train_step(v, h, deals, it_seed, order, heard, prev_cap, sign,
+                                       workers, tables.bid_table)
+        scores = held_out_scores(v, h, held_n, check_seed, workers, sign)
+        diff = scores - best_scores
+        gain = float(diff.mean())
+        se = float(diff.std(ddof=1) / math.sqrt(len(diff))) if len(diff) > 1 else 0.0
+        better = gain > 0
+        if better:
+            best_scores, best_table, best_iter = scores, tables.bid_table[h].copy(), it + 1
+        history.append({"iteration": it + 1, "seed": it_seed, "cells": trained,
+                        "changed": changed, "held_out": float(sign * scores.mean()),
+                        "gain": gain, "se": se, "kept": better})
         echo(f"  {h} cards, iteration {it + 1}: {trained} cells, {changed} changed "
-             f"({100 * share:.1f}%)")
-        if share < 0.01:
+             f"({100 * changed / max(trained, 1):.1f}%) on fresh deals; held-out score "
+             f"{sign * scores.mean():+.4f}, {gain:+.4f} ± {2 * se:.4f} on the best "
+             f"({'kept' if better else 'not better'})")
+        if it + 1 - best_iter >= patience:
             break
-    return {"hand_size": h, "iterations": history}
+    tables.bid_table[h] = best_table
+    echo(f"  {h} cards: kept the table of "
+         f"{'iteration ' + str(best_iter) if best_iter else 'the start'} (held-out score "
+         f"{sign * best_scores.mean():+.4f})")
+    return {"hand_size": h, "held_out_seed": check_seed, "best_iteration": best_iter,
+            "iterations": history}
+
+
+def _train_step(v: Variant, h: int, deals: int, seed: int, order: list[int], heard: bool,
+                prev_cap: int, sign: int, workers: int | None,
+                bid_table: np.ndarray) -> tuple[int, int]:
+    """One iteration on the deals of `seed`: every seat's cells moved, in bidding order, to
+    their best bid where the paired gain is clear; returns (cells trained, cells changed)."""
+    tables = compile_tables(v)
+    changed = trained = 0
+    for s in order:
+        earlier = order[:order.index(s)] if heard else []
+        scores = np.full((deals, h + 1), -np.inf)
+        cls = held = prev = None
+        base = make_job(v, h, deals, seed, "precision", "table", None, None, None)
+        for b in range(h + 1):
+            P = base.tables.P.copy()
+            P[L.OVERRIDE_SEAT], P[L.OVERRIDE_BID] = s, b
+            job = dataclasses.replace(base, tables=dataclasses.replace(base.tables, P=P))
+            hand_out, seat_out, mask_out = _run_records(job, workers)
+            ok = hand_out[:, H_OVERRIDDEN] == 1
+            scores[ok, b] = sign * seat_out[ok, s, S_SCORE]
+            if cls is None:
+                cls, held = table_hand_class(tables.card_rate[h], tables.suit_mask,
+                                             bid_table.shape[2], mask_out[:, s],
+                                             hand_out[:, H_TRUMP])
+                prev = np.minimum(seat_out[:, earlier, S_BID].sum(axis=1), prev_cap) \
+                    if earlier else np.zeros(deals, np.int64)
+        assert cls is not None and held is not None and prev is not None
+        keys = np.stack([cls, held, prev], axis=1)
+        uniq, inverse = np.unique(keys, axis=0, return_inverse=True)
+        for g, (k, t, p) in enumerate(uniq):
+            rows = scores[inverse.ravel() == g]
+            if len(rows) < MIN_CELL:
+                continue
+            valid = np.isfinite(rows).all(axis=0)
+            if not valid.any():
+                continue
+            filled = np.where(np.isfinite(rows), rows, 0.0)
+            means = np.where(valid, filled.mean(axis=0), -np.inf)
+            best = int(np.argmax(means))
+            trained += 1
+            current = int(bid_table[h, s, k, t, p])
+            if current == best:
+                continue
+            if current >= 0 and valid[current]:
+                # move off the current bid only when the paired gain is clear (two
+                # standard errors on the same deals), so noise cannot make cells cycle
+                diff = filled[:, best] - filled[:, current]
+                if diff.mean() <= 2.0 * diff.std(ddof=1) / np.sqrt(len(diff)):
+                    continue
+            changed += 1
+            bid_table[h, s, k, t, p] = best
+    return trained, changed
 
 
 def _run_records(job: Job, workers: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -113,14 +194,17 @@ def _run_records(job: Job, workers: int | None) -> tuple[np.ndarray, np.ndarray,
 
 def train(v: Variant, hand_sizes: list[int] | None = None, deals: int = 30_000,
           seed: int = TRAIN_SEED, max_iter: int = 8, workers: int | None = None,
-          folder: Path | None = None, echo: Callable[[str], None] = print) -> Path:
+          folder: Path | None = None, echo: Callable[[str], None] = print,
+          held_out: int | None = None, patience: int = PATIENCE) -> Path:
     """Train the `table` bidder by self-play and save its tables; returns the file written.
 
     v: the variant (per-player bidding only). hand_sizes: the sizes to train (default: every
-    size of the schedule). deals: deals per candidate bid and seat (at least 1000). seed:
-    the deals' seed. max_iter: iterations per size at most (fewer once under 1% of the
-    cells change). workers: local threads. folder: where the file goes (default: the user's
-    cache folder). echo: where progress lines go.
+    size of the schedule). deals: fresh deals per iteration, candidate bid and seat (at
+    least 1000). seed: the training seed (every iteration's deals and the held-out deals
+    derive from it). max_iter: iterations per size at most. held_out: held-out deals that
+    select the table (default: `deals`). patience: stop after this many iterations without
+    a better held-out score. workers: local threads. folder: where the file goes (default:
+    the user's cache folder). echo: where progress lines go.
     """
     if v.bidding_form == "auction":
         raise BidlabInputError(
@@ -131,14 +215,25 @@ def train(v: Variant, hand_sizes: list[int] | None = None, deals: int = 30_000,
         v.check_hand_size(h)
     if deals < 1_000:
         raise BidlabInputError(f"deals={deals}: training needs at least 1000 deals per hand size")
-    one_card = one_card_table(v) if 1 in sizes else None
-    if one_card is not None:
-        echo("  1 card: the exact informed optimum (simulate.reference.informed)")
-        record_one_card(v, one_card)
+    if held_out is not None and held_out < 1_000:
+        raise BidlabInputError(f"held_out={held_out}: at least 1000 held-out deals")
+    if patience < 1:
+        raise BidlabInputError(f"patience={patience}: at least 1")
+    one_card = None
+    if 1 in sizes:
+        have = compile_tables(v).one_card
+        one_card = have if have.shape[0] == v.players else one_card_table(v)
+        if one_card is not None:
+            echo("  1 card: the exact informed optimum (simulate.reference.informed)")
+            record_one_card(v, one_card)
     for h in sizes:
-        train_hand_size(v, h, deals, seed, max_iter, workers, echo)
-    tables = compile_tables(v)
-    return save_trained(v, tables, sizes, folder or user_dir(), one_card)
+        if h == 1 and one_card is not None:
+            card_rates(v, h)  # the kernel bids from the exact one-card table at one card
+            continue
+        train_hand_size(v, h, deals, seed, max_iter, workers, echo, held_out, patience)
+    # sizes trained before (loaded with the table) stay in the file beside the new ones
+    kept = sorted(set(sizes) | set(trained_sizes(v)))
+    return save_trained(v, compile_tables(v), kept, folder or user_dir(), one_card)
 
 
 def one_card_table(v: Variant) -> np.ndarray | None:

@@ -1,20 +1,21 @@
 """The file format of trained bid tables: where they live, how they are named, read, written.
 
 Tables are keyed by the variant's canonical string and a format version. Those for every
-shipped game at its default configuration live in simulate/trained/ and load without
-retraining; `bidlab train` writes others to the user's cache folder, where they load too.
+shipped game at its default options (every player count it allows) live in simulate/trained/
+and load without retraining; `bidlab train` writes others to the user's cache folder, where they load too.
 The training loop itself is simulate.hands.train.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from simulate.errors import BidlabInputError
 from simulate.rules.variant import Variant
 from simulate.util.files import write_atomically
 from simulate.util.paths import cache_dir
@@ -101,3 +102,38 @@ def save_trained(v: Variant, tables: RuleTables, sizes: list[int], folder: Path,
             np.savez_compressed(fh, **arrays)  # type: ignore[arg-type]
 
     return write_atomically(table_file(v, folder), write)
+
+
+def read_table_file(v: Variant, path: Path, tables: RuleTables,
+                    hand_sizes: Sequence[int]) -> np.ndarray:
+    """The bid table (int8, the shape of tables.bid_table) in the trained file at `path`,
+    for playing it beside this configuration's own table (a tournament entrant
+    `table@FILE`). The file must be of exactly this configuration and format, and its card
+    rates must equal the tables' at `hand_sizes` wherever the file trains them: the kernel
+    reads one set of card rates, and the table's hand classes are made of them. Raises
+    BidlabInputError otherwise."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            arrays = {name: data[name] for name in data.files}
+    except (OSError, ValueError) as exc:
+        raise BidlabInputError(f"{path}: not a readable trained-table file ({exc})") from None
+    if not {"canonical", "format", "bid_table", "card_rate", "sizes"} <= set(arrays):
+        raise BidlabInputError(f"{path}: not a trained-table file (arrays missing)")
+    if str(arrays["canonical"]) != v.canonical or int(arrays["format"]) != FORMAT:
+        raise BidlabInputError(f"{path}: trained for {arrays['canonical']} (format "
+                               f"{int(arrays['format'])}), not {v.canonical} (format {FORMAT})")
+    table = np.asarray(arrays["bid_table"])
+    if table.shape != tables.bid_table.shape:
+        raise BidlabInputError(f"{path}: bid table of shape {table.shape}, this "
+                               f"configuration's is {tables.bid_table.shape}")
+    sizes = {int(h) for h in arrays["sizes"]}
+    for h in hand_sizes:
+        if h in sizes and not np.array_equal(arrays["card_rate"][h], tables.card_rate[h]):
+            raise BidlabInputError(
+                f"{path}: its card rates at {h} cards differ from this configuration's "
+                "table, so its hand classes would not be its own; play two tables with the "
+                "same card rates")
+    out = np.full_like(tables.bid_table, -1)
+    for h in sizes:
+        out[h] = table[h]
+    return out

@@ -1,0 +1,144 @@
+"""Training the table bidder (simulate.hands.train): fresh deals every iteration, a held-out
+seed no iteration trains on, the best held-out table kept, the file keeping its one-card
+table; and a tournament entrant `table@FILE` playing another file's table."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import simulate as sim
+import simulate.hands.train as train_mod
+from simulate.hands.exploit import HELD_OUT_SEED
+from simulate.hands.tournament import run_tournament
+from simulate.tables import layout as L
+from simulate.tables.compile import compile_tables, record_trained_sizes, trained_sizes
+from simulate.tables.trained import SHIPPED_DIR, table_file
+
+
+@pytest.fixture
+def restored() -> Iterator[sim.Variant]:
+    """Kings and Fools with 2 players, its in-process table put back after the test (training
+    writes into the compiled tables other tests read)."""
+    v = sim.load_variant("kings_and_fools", players=2)
+    tables = compile_tables(v)
+    saved, sizes = tables.bid_table.copy(), trained_sizes(v)
+    yield v
+    np.copyto(tables.bid_table, saved)
+    record_trained_sizes(v, sizes)
+
+
+def test_every_iteration_trains_on_fresh_deals_and_never_on_the_held_out_seed(
+        restored: sim.Variant, monkeypatch: pytest.MonkeyPatch) -> None:
+    v, h, seed = restored, 3, 5
+    runs: list[tuple[int, int]] = []   # (seed, forced seat or -1) of every run
+    real = train_mod._run_records
+
+    def spy(job, workers):  # type: ignore[no-untyped-def]
+        runs.append((int(job.config.seed), int(job.tables.P[L.OVERRIDE_SEAT])))
+        return real(job, workers)
+
+    monkeypatch.setattr(train_mod, "_run_records", spy)
+    out = train_mod.train_hand_size(v, h, 1_000, seed, 3, 1, lambda _: None, held_out=1_000,
+                                    patience=3)
+    training = [s for s, seat in runs if seat >= 0]
+    held = {s for s, seat in runs if seat < 0}
+    per_iteration = [it["seed"] for it in out["iterations"]]
+    assert len(per_iteration) == 3 and len(set(per_iteration)) == 3      # fresh every time
+    assert per_iteration == [train_mod.iteration_seed(seed, h, i) for i in range(3)]
+    assert set(training) == set(per_iteration)
+    assert len(training) == 3 * v.players * (h + 1)   # every seat, every candidate bid
+    assert held == {train_mod.held_out_seed(seed, h)} == {out["held_out_seed"]}
+    assert not held & set(training)
+    assert len(runs) - len(training) == 4             # the start and each iteration's candidate
+    # the held-out seed is apart from every training seed of any size and from the
+    # exploitability measurement's seeds
+    others = {train_mod.iteration_seed(seed, k, i) for k in range(1, 20) for i in range(50)}
+    assert train_mod.held_out_seed(seed, h) not in others
+    assert not {train_mod.held_out_seed(seed, k) for k in range(1, 20)} & \
+        {HELD_OUT_SEED + d for d in range(16)}
+
+
+def test_the_table_kept_is_the_best_on_the_held_out_deals(restored: sim.Variant) -> None:
+    v, h = restored, 3
+    out = train_mod.train_hand_size(v, h, 1_000, 9, 3, 1, lambda _: None, held_out=2_000,
+                                    patience=3)
+    scored = [(it["held_out"], it["iteration"]) for it in out["iterations"]]
+    kept = train_mod.held_out_scores(v, h, 2_000, out["held_out_seed"], 1, 1).mean()
+    best = out["best_iteration"]
+    if best:
+        assert kept == pytest.approx(max(scored)[0]) and max(scored)[1] == best
+    else:                                   # no candidate beat the starting table
+        assert all(score <= kept + 1e-12 for score, _ in scored)
+
+
+def test_a_retrained_file_keeps_its_one_card_table(restored: sim.Variant,
+                                                   tmp_path: Path) -> None:
+    v = restored
+    shipped = np.load(table_file(v, SHIPPED_DIR))["one_card"]
+    path = train_mod.train(v, [1, 2], deals=1_000, max_iter=1, workers=1, folder=tmp_path,
+                           echo=lambda _: None, patience=1)
+    with np.load(path) as data:
+        assert np.array_equal(data["one_card"], shipped)
+        assert 2 in set(data["sizes"].tolist())
+        assert str(data["canonical"]) == v.canonical
+
+
+def test_a_table_file_entrant_plays_that_files_table(tmp_path: Path) -> None:
+    """The same table from a copy of its file is the same bidder (identical figures); a file
+    whose cells are all untrained is the heuristic (identical figures too)."""
+    v = sim.load_variant("hoffer")
+    copy = tmp_path / "old.npz"
+    shutil.copy(table_file(v, SHIPPED_DIR), copy)
+    res = run_tournament(v, [("precision", "table"), ("precision", f"table@{copy}")], 2_000,
+                         seed=3, hand_sizes=[4], workers=1)
+    assert res.table["entrant"].tolist() == ["precision+table", "precision+table@old.npz"]
+    assert res.pairs["diff"].iloc[0] == 0.0
+    with np.load(copy) as data:
+        arrays = {k: data[k] for k in data.files}
+    arrays["bid_table"] = np.full_like(arrays["bid_table"], -1)
+    empty = tmp_path / "empty.npz"
+    np.savez_compressed(empty, **arrays)
+    a = run_tournament(v, [("precision", f"table@{empty}"), ("random", "random")], 2_000,
+                       seed=3, hand_sizes=[4], workers=1)
+    b = run_tournament(v, [("precision", "heuristic"), ("random", "random")], 2_000, seed=3,
+                       hand_sizes=[4], workers=1)
+    assert a.table["mean_score"].tolist() == b.table["mean_score"].tolist()
+    t = run_tournament(v, [("precision", "table"), ("precision", f"table@{empty}")], 2_000,
+                       seed=3, hand_sizes=[4], workers=1)
+    assert t.pairs["diff"].iloc[0] != 0.0
+
+
+def test_a_table_file_of_another_configuration_is_refused(tmp_path: Path) -> None:
+    other = tmp_path / "other.npz"
+    shutil.copy(table_file(sim.load_variant("oh_hell"), SHIPPED_DIR), other)
+    with pytest.raises(sim.BidlabInputError, match="trained for"):
+        run_tournament(sim.load_variant("hoffer"),
+                       [("precision", "table"), ("precision", f"table@{other}")], 200,
+                       hand_sizes=[4], workers=1)
+    with pytest.raises(sim.BidlabInputError, match="no such trained-table file"):
+        run_tournament(sim.load_variant("hoffer"),
+                       [("precision", "table"), ("precision", f"table@{tmp_path}/none.npz")],
+                       200, hand_sizes=[4], workers=1)
+
+
+def test_a_trained_files_card_rates_are_not_measured_again() -> None:
+    """The first card_rates call of a process, before anything compiled the configuration,
+    returns the shipped file's rates (its bid table was trained on their hand classes); it
+    used to measure them again, and training then saved the re-measured ones."""
+    import subprocess
+    import sys
+
+    code = ("import numpy as np, simulate as sim\n"
+            "from simulate.hands.job import card_rates\n"
+            "from simulate.tables.trained import SHIPPED_DIR, table_file\n"
+            "v = sim.load_variant('hyjack')\n"
+            "rate = card_rates(v, 3)\n"
+            "print(np.array_equal(rate, np.load(table_file(v, SHIPPED_DIR))['card_rate'][3]))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=Path(__file__).parent.parent)
+    assert out.stdout.strip() == "True", out.stderr
