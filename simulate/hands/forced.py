@@ -149,6 +149,7 @@ RACE_SHARE = 4            # the first 1/RACE_SHARE of the deals play every candi
 RACE_FIRST_MIN = 10_000   # ... and at least this many; fewer deals in all: no racing
 RACE_Z = 5.0
 RACE_MIN = 100
+RACE_PAYS = 0.7          # race only when the first deals say it plays < 70% of the hands
 FORCED_CHUNK = 2048       # deals per chunk of a forced pass (each runs up to B hands)
 
 
@@ -235,25 +236,43 @@ class _Where:
         return own
 
 
+def _cells(v: Variant, hand_size: int, out: _ForcedArrays, rows: slice, by_prev: bool
+           ) -> np.ndarray:
+    """The class-table cell of each deal in `rows` (int[rows]): hand class, and the sum of
+    the earlier bids where the seat hears them, as the class tables group."""
+    keys = class_columns(v, hand_size, out.masks[rows], out.trumps[rows],
+                         sheet_features(v, hand_size))
+    if by_prev:
+        keys.insert(0, "prev_sum", out.prev[rows])
+    return keys.groupby(list(keys.columns), sort=False, observed=True).ngroup().to_numpy()
+
+
 def _race_rest(v: Variant, hand_size: int, where: _Where, out: _ForcedArrays, first: int,
                by_prev: bool) -> None:
     """Deals first.. of a raced run (see RACE_Z): each deal is played as the policies bid
     (its cell, and the outcome of the seat's own bid, which forcing that bid replays
     exactly when the seat's bidder draws no random numbers), then every bid still alive in
-    its cell. Raced bids get the cell's mean over the first deals (`imputed`)."""
+    its cell. Raced bids get the cell's mean over the first deals (`imputed`). When the
+    first deals show that racing would save little (RACE_PAYS), the rest is played in full."""
     N, B = out.score.shape
-    own = where.play(out, first, N, np.zeros((N - first, B), np.bool_), own_first=True)
-    keys = class_columns(v, hand_size, out.masks, out.trumps, sheet_features(v, hand_size))
-    if by_prev:
-        keys.insert(0, "prev_sum", out.prev)
-    cell = keys.groupby(list(keys.columns), sort=False, observed=True).ngroup().to_numpy()
-    G = int(cell.max()) + 1
     better_low = v.rule("end.better", "higher") == "lower"
-    alive_cell, mean_cell = race_cells(out.score[:first], out.ok[:first], cell[:first], G,
-                                       better_low)
+    own_reused = where.job.bid_pol[where.seat] != L.BID_RANDOM
+    early = _cells(v, hand_size, out, slice(0, first), by_prev)
+    alive_early, _ = race_cells(out.score[:first], out.ok[:first], early,
+                                int(early.max()) + 1, better_low)
+    # hands per later deal: the own play, then the bids alive in its cell less the one the
+    # own play stands for; without racing, every candidate
+    racing = 1.0 + alive_early[early].sum(axis=1).mean() - float(own_reused)
+    if racing > RACE_PAYS * B:
+        where.play(out, first, N, np.ones((N - first, B), np.bool_), own_first=False)
+        return
+    own = where.play(out, first, N, np.zeros((N - first, B), np.bool_), own_first=True)
+    cell = _cells(v, hand_size, out, slice(0, N), by_prev)
+    alive_cell, mean_cell = race_cells(out.score[:first], out.ok[:first], cell[:first],
+                                       int(cell.max()) + 1, better_low)
     alive = alive_cell[cell[first:]]
     rest = slice(first, N)
-    if where.job.bid_pol[where.seat] != L.BID_RANDOM:
+    if own_reused:
         rows = np.arange(N - first)
         k = own[:, 0] - where.bids[0]
         use = alive[rows, k]
