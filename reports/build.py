@@ -137,8 +137,10 @@ def _size_runs(v: sim.Variant, h: int, hands: int, seed: int, play: str, bid: st
     res = sim.simulate_hands(v, h, hands, seed=seed, play=play, bid=bid, keep="records",
                              workers=workers, round_index=round_index, progress=progress)
     # every best bid comes from forced bids: each seat plays every candidate on the same deals
+    # (raced: a bid clearly worse in a cell after the first quarter of the deals is not
+    # played there again, see forced.race_cells)
     runs = [forced_run(v, h, s, forced_deals, seed=seed, play=play, bid=bid, workers=workers,
-                       round_index=round_index) for s in range(v.players)]
+                       round_index=round_index, race=True) for s in range(v.players)]
     frame = res.frame(cards=False)
     direct, marginal = _card_runs(v, h, frame, seed, play, bid, round_index, workers,
                                   min(hands, DIRECT_DEALS), min(hands, SWAP_DEALS))

@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import simulate as sim
+import simulate.hands.forced as forced
 from simulate.hands.class_table import forced_class_table
 from simulate.hands.classes import POINT_STEP, class_columns, sheet_features
 from simulate.hands.forced import (
@@ -164,6 +165,75 @@ def test_deterministic_across_repeats_and_workers(game: str, seat: int, seed: in
     other = forced_run(v, h, (seat + 1) % v.players, 120, seed=seed, workers=1)
     assert np.array_equal(np.bitwise_or(a.masks, other.masks) != 0, np.ones(120, bool))
     assert not np.any(a.masks & other.masks)
+
+
+@pytest.mark.parametrize("game,h,seat", [("oh_hell", 4, 0), ("oh_hell", 4, 3),
+                                         ("kings_and_fools", 3, 0), ("hyjack", 4, 0),
+                                         ("hoffer", 3, 0)])
+def test_racing_plays_the_same_deals_and_drops_only_clearly_worse_bids(
+        game: str, h: int, seat: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """forced_run(race=True), with the thresholds scaled down to test sizes (small hands,
+    so that the cells are coarse enough to race in, and racing forced on): the first deals
+    play every candidate; later deals play the bids alive in their cell, each with exactly
+    the outcome the full run gives it (the same deal and streams); the own-bid shortcut
+    changes nothing; a raced bid is worse than its cell's best on the later deals too, and
+    the class table's best bid is the full run's in every cell."""
+    monkeypatch.setattr(forced, "RACE_FIRST_MIN", 500)
+    monkeypatch.setattr(forced, "RACE_MIN", 20)
+    monkeypatch.setattr(forced, "RACE_PAYS", 2.0)
+    v = variant(game)
+    deals, seed = 2_000, 3
+    full = forced_run(v, h, seat, deals, seed=seed, workers=1)
+    raced = forced_run(v, h, seat, deals, seed=seed, workers=2, race=True)
+    first = forced.race_plan(deals, len(full.bids))
+    assert first == 500 and raced.raced is not None and full.raced is not None
+    assert not full.raced.any()
+    for name in ("masks", "trumps", "prev"):
+        assert np.array_equal(getattr(raced, name), getattr(full, name)), name
+    out = raced.raced
+    assert not out[:first].any() and out[first:].mean() > 0.05, out[first:].mean()
+    np.testing.assert_array_equal(raced.scores[~out], full.scores[~out])
+    assert np.array_equal(raced.exact[~out], full.exact[~out]) and not raced.exact[out].any()
+    # a raced bid holds its cell's mean over the first deals; on the later deals it is
+    # still worse than the bid the cell kept as best (the full run played it there)
+    keys = class_columns(v, h, full.masks, full.trumps, sheet_features(v, h))
+    if full.earlier:
+        keys.insert(0, "prev_sum", full.prev)
+    cell = keys.groupby(list(keys.columns), sort=False).ngroup().to_numpy()
+    signed = full.signed()
+    for c in np.unique(cell[first:][out[first:].any(axis=1)]):
+        rows = np.flatnonzero(cell == c)
+        later = rows[rows >= first]
+        kept = ~out[later[0]]
+        early = signed[rows[rows < first]]
+        played = (~np.isnan(early)).sum(axis=0)
+        early_mean = np.nansum(early, axis=0) / np.maximum(played, 1)
+        best = int(np.argmax(np.where(kept & (played > 0), early_mean, -np.inf)))
+        for k in np.flatnonzero(out[later[0]]):
+            both = ~np.isnan(signed[later, best]) & ~np.isnan(signed[later, k])
+            if both.sum() >= 20:
+                assert np.mean(signed[later, best][both] - signed[later, k][both]) > 0, (c, k)
+            assert raced.scores[later[0], k] == pytest.approx(
+                np.nanmean(full.scores[rows[rows < first], k]))
+    cells_full, _ = forced_class_table([full], v)
+    cells_raced, bids_raced = forced_class_table([raced], v)
+    assert np.array_equal(cells_full["best"], cells_raced["best"])
+    assert bids_raced["raced"].any()
+
+
+def test_racing_that_would_save_little_plays_every_bid(monkeypatch: pytest.MonkeyPatch
+                                                       ) -> None:
+    """When the first deals show racing would play more than RACE_PAYS of the hands (here:
+    any share), the rest of the deals play every candidate: the run is the full one."""
+    monkeypatch.setattr(forced, "RACE_FIRST_MIN", 500)
+    monkeypatch.setattr(forced, "RACE_MIN", 20)
+    monkeypatch.setattr(forced, "RACE_PAYS", 0.0)
+    v = variant("oh_hell")
+    full = forced_run(v, 4, 0, 2_000, seed=3, workers=1)
+    raced = forced_run(v, 4, 0, 2_000, seed=3, workers=1, race=True)
+    assert raced.raced is not None and not raced.raced.any()
+    np.testing.assert_array_equal(raced.scores, full.scores)
+    assert np.array_equal(raced.exact, full.exact)
 
 
 def test_auction_runs_play_contract_steps() -> None:

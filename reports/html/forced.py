@@ -27,6 +27,7 @@ from reports.html.page import (
     table_downloads,
 )
 from reports.model import GameReport, SizeReport
+from simulate.hands.forced import RACE_MIN, RACE_SHARE, RACE_Z
 from simulate.util.format import seat_label
 
 __all__ = ["class_section", "fields_section", "TOO_CLOSE", "MAIN_CLASSES", "PREV_CLASSES"]
@@ -102,7 +103,11 @@ def class_section(g: GameReport, r: SizeReport, d: Path, root: Path, name: str) 
     deals = r.forced_deals or int(cells.attrs.get("deals_per_seat", 0))
     intro = (f'<p class="note">Each seat in turn played <em>every</em> candidate '
              f"{'contract' if r.bid_names else 'bid'} on the same {deals:,} deals; "
-             f"{policy_sentence(g)}. The best bid is the one with the highest expected score "
+             f"{policy_sentence(g)}. After the first 1/{RACE_SHARE} of the deals a bid whose "
+             f"paired deficit to its cell's best exceeded {RACE_Z:g} standard errors (on at "
+             f"least {RACE_MIN} deals) was raced out: clearly worse, it was not played again "
+             "in that cell, and its figures come from the deals it was played on. The best "
+             "bid is the one with the highest expected score "
              + ("(the lowest: lower totals win) " if r.better == "lower" else "")
              + "among the bids the rules allow; when the paired 95% interval of its lead over "
              f"the runner-up covers 0 the cell is marked {TOO_CLOSE}. Classes with fewer than "

@@ -76,15 +76,22 @@ def _tables_for(run: ForcedRun, keys: pd.DataFrame, min_cell: int
     g, uniq = _group(keys)
     G, B = len(uniq), len(run.bids)
     signed = run.signed()
-    played = ~np.isnan(signed)
+    allowed = ~np.isnan(signed)
+    # a raced-out bid (forced_run(race=True)) holds its cell's mean over the deals it was
+    # played on: it counts toward the mean (so a coarser group averages its cells with
+    # their weights), not toward n, the spread or P(exact)
+    played = allowed & ~run.raced if run.raced is not None else allowed
+    n_allowed = _per_group(allowed.astype(np.float64), g, G)
     n = _per_group(played.astype(np.float64), g, G)
     total = _per_group(signed, g, G)
-    square = _per_group(signed * signed, g, G)
+    observed = np.where(played, signed, np.nan)
+    square = _per_group(observed * observed, g, G)
     hits = _per_group((run.exact & played).astype(np.float64), g, G)
     deals = np.bincount(g, minlength=G)
     with np.errstate(invalid="ignore", divide="ignore"):
-        mean = total / n
-        sd = np.sqrt(np.maximum(square / n - mean * mean, 0.0))
+        mean = total / n_allowed
+        own_mean = _per_group(observed, g, G) / n
+        sd = np.sqrt(np.maximum(square / n - own_mean * own_mean, 0.0))
         half = Z95 * sd / np.sqrt(n)
     mean = np.where(n > 0, mean, np.nan)
     sign = -1.0 if run.better_low else 1.0
@@ -92,7 +99,7 @@ def _tables_for(run: ForcedRun, keys: pd.DataFrame, min_cell: int
     best, runner = order[:, 0], order[:, 1] if B > 1 else order[:, 0]
     has_runner = (B > 1) & (n[np.arange(G), runner] > 0)
     # paired best - runner-up per deal of each cell, on the deals both were allowed
-    d = signed[np.arange(len(g)), best[g]] - signed[np.arange(len(g)), runner[g]]
+    d = observed[np.arange(len(g)), best[g]] - observed[np.arange(len(g)), runner[g]]
     both = ~np.isnan(d)
     m = np.bincount(g, weights=both.astype(np.float64), minlength=G)
     dsum = np.bincount(g, weights=np.where(both, d, 0.0), minlength=G)
@@ -127,7 +134,8 @@ def _tables_for(run: ForcedRun, keys: pd.DataFrame, min_cell: int
     cells["diff_high"] = np.where(has_runner, dmean + Z95 * dse, np.nan)
     cells["too_close"] = has_runner & ~(cells["diff_low"].to_numpy() > 0)
     cells["thin"] = deals < min_cell
-    cells["forbidden"] = [" ".join(str(int(b)) for b in run.bids[(n[i] == 0)]) for i in idx]
+    cells["forbidden"] = [" ".join(str(int(b)) for b in run.bids[(n_allowed[i] == 0)])
+                          for i in idx]
     cells["alt"] = np.where(alt >= 0, run.bids[np.maximum(alt, 0)], -1)
     cells["trumps_named"] = _trump_names(run.trumps, g, G)
     bid_rows = uniq.loc[np.repeat(idx, B)].reset_index(drop=True)
@@ -141,7 +149,8 @@ def _tables_for(run: ForcedRun, keys: pd.DataFrame, min_cell: int
     bid_rows["ci_high"] = sign * mean.ravel() + half.ravel()
     bid_rows["p_exact"] = np.where(flat_n > 0, p, np.nan)
     bid_rows["p_low"], bid_rows["p_high"] = low, high
-    bid_rows["forbidden"] = flat_n == 0
+    bid_rows["forbidden"] = n_allowed.ravel() == 0
+    bid_rows["raced"] = (n_allowed.ravel() > flat_n)
     return cells, bid_rows
 
 

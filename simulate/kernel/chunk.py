@@ -14,6 +14,7 @@ from simulate.kernel.hand import (
     H_CONTRACT,
     H_MAKER,
     H_NDEC,
+    H_OVERRIDDEN,
     H_SIZE,
     H_TRUMP,
     H_VOIDED,
@@ -30,6 +31,7 @@ from simulate.kernel.hand import (
 )
 from simulate.kernel.jit import kernel_jit
 from simulate.kernel.rng import seed_stream
+from simulate.tables import layout as L
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
@@ -178,3 +180,66 @@ def run_stages(P, tabs, seed, start, count, h, constrained, fixed, forced_trump,
         for s in range(n):
             acc ^= np.uint64(sout[s, S_BID] + 64 * sout[s, S_SCORE]) ^ hands[s]
     return acc
+
+
+@kernel_jit(inline=True)
+def _keep_forced_deal(j, seat, earlier, hands0, hout, sout, mask_out, trump_out, prev_out):
+    """What a forced run keeps of deal j besides the scores: the seat's hand, the trump and
+    the sum of the bids the seat heard."""
+    mask_out[j] = hands0[seat]
+    trump_out[j] = hout[H_TRUMP]
+    total = 0
+    for s in earlier:
+        total += sout[s, S_BID]
+    prev_out[j] = total
+
+
+@kernel_jit(nogil=True)
+def run_forced(P, tabs, seed, start, count, h, constrained, fixed, forced_trump, play_pol,
+               bid_pol, scratch, seat, side, earlier, cands, alive, own_first, score_out,
+               took_out, ok_out, own_out, mask_out, trump_out, prev_out):
+    """Forced bids: hands start..start+count-1, each played once per live candidate bid of
+    `seat` (the same deal and random streams every time: common random numbers).
+
+    P ... scratch as in run_records, except that P must be the caller's own copy (its
+    OVERRIDE slots are rewritten here). seat: the focal seat; side: int64 seats whose tricks
+    count as the seat's (its team in an auction); earlier: int64 seats whose bids it hears;
+    cands: int64[B] candidate bids; alive: bool[count, B], which candidates to play on each
+    deal; own_first: first play each deal with every seat on its own policy. Outputs, row j
+    for hand start+j: score_out, took_out [j, k] the seat's score and its side's tricks with
+    candidate k (left untouched where not alive), ok_out[j, k] whether the rules allowed the
+    bid there; own_out[j] (own_first only) the seat's own bid, score and side's tricks;
+    mask_out, trump_out, prev_out: the seat's hand, the trump and the sum of the bids it
+    heard, from the own play or else the first candidate played."""
+    hands0, sout, hout = scratch.dealt, scratch.seat_out, scratch.hand_out
+    for j in range(count):
+        known = False
+        if own_first:
+            P[L.OVERRIDE_SEAT] = -1
+            run_hand(P, tabs, seed, start + j, h, constrained, fixed, forced_trump, play_pol,
+                     bid_pol, scratch, False)
+            took = 0
+            for s in side:
+                took += sout[s, S_TRICKS]
+            own_out[j, 0] = sout[seat, S_BID]
+            own_out[j, 1] = sout[seat, S_SCORE]
+            own_out[j, 2] = took
+            _keep_forced_deal(j, seat, earlier, hands0, hout, sout, mask_out, trump_out, prev_out)
+            known = True
+        P[L.OVERRIDE_SEAT] = seat
+        for k in range(cands.shape[0]):
+            if not alive[j, k]:
+                continue
+            P[L.OVERRIDE_BID] = cands[k]
+            run_hand(P, tabs, seed, start + j, h, constrained, fixed, forced_trump, play_pol,
+                     bid_pol, scratch, False)
+            took = 0
+            for s in side:
+                took += sout[s, S_TRICKS]
+            ok_out[j, k] = hout[H_OVERRIDDEN] == 1
+            score_out[j, k] = sout[seat, S_SCORE]
+            took_out[j, k] = took
+            if not known:
+                _keep_forced_deal(j, seat, earlier, hands0, hout, sout, mask_out, trump_out,
+                                  prev_out)
+                known = True
