@@ -103,7 +103,8 @@ def class_section(g: GameReport, r: SizeReport, d: Path, root: Path, name: str) 
     deals = r.forced_deals or int(cells.attrs.get("deals_per_seat", 0))
     intro = (f'<p class="note">Each seat in turn played <em>every</em> candidate '
              f"{'contract' if r.bid_names else 'bid'} on the same {deals:,} deals; "
-             f"{policy_sentence(g)}. After the first 1/{RACE_SHARE} of the deals a bid whose "
+             f"{policy_sentence(g)}. Where it saved work, after the first 1/{RACE_SHARE} of the "
+             "deals a bid whose "
              f"paired deficit to its cell's best exceeded {RACE_Z:g} standard errors (on at "
              f"least {RACE_MIN} deals) was raced out: clearly worse, it was not played again "
              "in that cell, and its figures come from the deals it was played on. The best "
