@@ -127,7 +127,7 @@ def _seat_at(first_seat, pos, sitting_out, n):
 
 
 @kernel_jit(inline=True)
-def _bid_weights(pol, card_rate, win_weight):
+def bid_weights(pol, card_rate, win_weight):
     """The per-card weights a bidder reads: the measured card rates for the heuristic and
     table bidders, the analytic win weights for the others."""
     return card_rate if pol >= L.BID_HEURISTIC else win_weight
@@ -186,7 +186,7 @@ def trump_before_bids(P, rs_pol, hands, h, forced_trump, turn, card_suit, bid_po
             # a dealer naming trump before looking has nothing to choose by: a uniform draw
             pol = L.BID_RANDOM if P[L.TRUMP_BLIND] else bid_pol[n - 1]
             trump = choose_trump(pol, rs_pol, P, hands[n - 1], h,
-                                 _bid_weights(bid_pol[n - 1], card_rate, win_weight))
+                                 bid_weights(bid_pol[n - 1], card_rate, win_weight))
         _record(trace, hout, do_trace, L.D_TRUMP, n - 1, trump)
     return trump
 
@@ -219,7 +219,7 @@ def _auction_winner(P, rs_pol, hands, bid_pol, ladder, card_rate, win_weight, tr
         if (passed >> np.uint64(seat)) & ONE:
             continue
         action = choose_auction(bid_pol[seat], rs_pol, high, n_steps, ladder, hands[seat],
-                                P[L.WIDOW], P, _bid_weights(bid_pol[seat], card_rate, win_weight))
+                                P[L.WIDOW], P, bid_weights(bid_pol[seat], card_rate, win_weight))
         _record(trace, hout, do_trace, L.D_AUCTION, seat, action)
         if action == 0:
             passed |= ONE << np.uint64(seat)
@@ -252,7 +252,7 @@ def _maker_declares(P, rs_pol, hands, h, maker, contract, trump, forced_trump, b
     hands[maker] |= hands[n]
     if forced_trump < 0:
         trump = choose_trump(bid_pol[maker], rs_pol, P, hands[maker], h,
-                             _bid_weights(bid_pol[maker], card_rate, win_weight))
+                             bid_weights(bid_pol[maker], card_rate, win_weight))
     _record(trace, hout, do_trace, L.D_TRUMP, maker, trump)
     for _ in range(P[L.DISCARD]):
         c = choose_discard(bid_pol[maker], rs_pol, hands[maker], trump, strength, suit_mask,
@@ -285,6 +285,43 @@ def _maker_declares(P, rs_pol, hands, h, maker, contract, trump, forced_trump, b
 
 
 @kernel_jit(inline=True)
+def bid_limits(P, constrained, last, h, total):
+    """(lowest, highest, excluded) bid of a seat, given whether it bids last and the total
+    of the bids before it; excluded is -1 when no bid is excluded. `constrained`: whether
+    the rules' bid constraint binds this round (the hook excludes the bid that makes the
+    total h; Max Bet caps the total at h and makes the last bidder fill it). Simultaneous
+    bids are unconstrained."""
+    constraint = P[L.CONSTRAINT] if (constrained and P[L.FORM] != L.FORM_SIMULTANEOUS) else 0
+    lo, hi, excluded = 0, h, -1
+    if constraint == L.CON_HOOK and last:
+        excluded = h - total
+    elif constraint == L.CON_MAX_BET:
+        hi = h - total
+        if last:
+            lo = hi
+    return lo, hi, excluded
+
+
+@kernel_jit(inline=True)
+def heard_bids(P, total, bits):
+    """(sum, one-card bits) of the earlier bids as a bidder hears them: as made where
+    bidding is sequential, none where bids are simultaneous (revealed together)."""
+    if P[L.FORM] == L.FORM_SIMULTANEOUS:
+        return 0, 0
+    return total, bits
+
+
+@kernel_jit(inline=True)
+def heard_bits_after(bits, h, j, b):
+    """The earlier-bids bits once bid b is made at position j of the bidding order: one bit
+    per bid (0 or at least 1), kept at one card only, where the exact one-card bidder reads
+    the sequence of earlier bids."""
+    if h == 1 and j < 62:
+        bits |= min(b, 1) << j
+    return bits
+
+
+@kernel_jit(inline=True)
 def sequential_bids(P, rs_pol, hands, h, constrained, trump, forced_trump, bid_pol, tabs, turn,
                      sout, trace, hout, do_trace):
     """Every seat bids in turn from the first bidder (the first bidder names trump first
@@ -294,40 +331,28 @@ def sequential_bids(P, rs_pol, hands, h, constrained, trump, forced_trump, bid_p
     card_rate, win_weight = tabs.card_rate, tabs.win_weight
     n = P[L.N_PLAYERS]
     first = P[L.FIRST_BIDDER]
-    form = P[L.FORM]
     total = 0
-    constraint = P[L.CONSTRAINT] if (constrained and form != L.FORM_SIMULTANEOUS) else 0
-    # simultaneous bids are revealed together: no seat hears an earlier bid
-    heard = form != L.FORM_SIMULTANEOUS
-    bits = 0      # the bids heard, one bit each in bidding order (read at one card only)
+    bits = 0      # the bids made, one bit each in bidding order (read at one card only)
     for j in range(n):
         seat = first + j if first + j < n else first + j - n
-        weights = _bid_weights(bid_pol[seat], card_rate, win_weight)
+        weights = bid_weights(bid_pol[seat], card_rate, win_weight)
         if P[L.CHOOSER] == L.CH_FIRST_BIDDER and j == 0:
             if forced_trump < 0:
                 trump = choose_trump(bid_pol[seat], rs_pol, P, hands[seat], h, weights)
             _record(trace, hout, do_trace, L.D_TRUMP, seat, trump)
-        lo, hi, excluded = 0, h, -1
-        last = j == n - 1
-        if constraint == L.CON_HOOK and last:
-            excluded = h - total
-        elif constraint == L.CON_MAX_BET:
-            hi = h - total
-            if last:
-                lo = hi
+        lo, hi, excluded = bid_limits(P, constrained, j == n - 1, h, total)
         if seat == P[L.OVERRIDE_SEAT] and lo <= P[L.OVERRIDE_BID] <= hi and \
                 P[L.OVERRIDE_BID] != excluded:
             b = P[L.OVERRIDE_BID]
             hout[H_OVERRIDDEN] = 1
         else:
+            heard_sum, heard_bits = heard_bids(P, total, bits)
             b = bid_by_rules(bid_pol[seat], rs_pol, P, lo, hi, excluded, hands[seat], h, trump,
-                             weights, seat, total if heard else 0, bits if heard else 0, turn,
-                             tabs)
+                             weights, seat, heard_sum, heard_bits, turn, tabs)
         _record(trace, hout, do_trace, L.D_BID, seat, b)
         sout[seat, S_BID] = b
         total += b
-        if h == 1 and j < 62:
-            bits |= min(b, 1) << j
+        bits = heard_bits_after(bits, h, j, b)
     return trump
 
 
@@ -370,7 +395,7 @@ def _first_leader(P, maker, alone, defender_alone, sitting_out):
 
 
 @kernel_jit(inline=True)
-def _tricks_wanted(P, seat, h, maker, contract, ladder, sout):
+def tricks_wanted(P, seat, h, maker, contract, ladder, sout):
     """Tricks the seat's side still wants: its bids left to make, the contract left to make
     (or to set), and at least one once every further trick still scores."""
     n = P[L.N_PLAYERS]
@@ -397,7 +422,7 @@ def _tricks_wanted(P, seat, h, maker, contract, ladder, sout):
 
 
 @kernel_jit(inline=True)
-def _precision_context(P, ts, seat, first_seat, played, sitting_out, maker, sout, foolable):
+def precision_context(P, ts, seat, first_seat, played, sitting_out, maker, sout, foolable):
     """What precision play reads besides the cards: (whether the seat's partner is winning
     the trick so far, the bids of the seat's side)."""
     n = P[L.N_PLAYERS]
@@ -614,9 +639,9 @@ def run_hand(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, play_pol,
                 legal = legal_mask(hands[seat], ts, trump, broken, P[L.BREAKING_TRUMP],
                                    suit_mask, wild)
                 need = 0 if pol == L.PLAY_RANDOM else \
-                    _tricks_wanted(P, seat, h, maker, contract, ladder, sout)
+                    tricks_wanted(P, seat, h, maker, contract, ladder, sout)
                 if pol == L.PLAY_PRECISION:
-                    partner_winning, side_bid = _precision_context(
+                    partner_winning, side_bid = precision_context(
                         P, ts, seat, leader, played, sitting_out, maker, sout, foolable)
                     move = precision_play(P, legal, hands[seat], gone, tmask, need,
                                           h - trick_no, ts, trump, partner_winning,
