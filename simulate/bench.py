@@ -4,6 +4,10 @@ Speed here is a measurement, not a test. Every figure is hands (or deals) per se
 median over repeats, measured in one run on this machine; ratios compare runs made
 side by side in that same run. Peers: OpenSpiel's C++ Oh Hell (uniform random bots through
 `pyspiel.evaluate_bots`, one process per core) and bidlab's own reference engine.
+
+Strength is measured too (the outside yardstick): bidlab's default policies against
+OpenSpiel's ISMCTS and MCTS bots in OpenSpiel's oh_hell (simulate.openspiel), points per
+hand with a paired 95% interval over deals.
 """
 
 from __future__ import annotations
@@ -73,12 +77,16 @@ class Row:
     repeats: list[float] = field(default_factory=list)
     target: float | None = None
     note: str = ""
+    interval: tuple[float, float] | None = None   # a 95% interval of rate, where measured
 
     @property
     def met(self) -> bool | None:
-        """Whether the target is met (None without a target)."""
+        """Whether the target is met (None without a target); a rate with an interval
+        meets it when the whole interval lies above the target."""
         if self.target is None:
             return None
+        if self.interval is not None:
+            return self.interval[0] > self.target
         # seconds are better low, rates better high
         return self.rate <= self.target if self.unit == "s" else self.rate >= self.target
 
@@ -344,6 +352,50 @@ def _openspiel_rows(seconds: float, repeats: int) -> list[Row]:
                 note="two processes side by side")]
 
 
+@dataclass(frozen=True)
+class YardstickPlan:
+    """The head-to-head runs of the benchmark: deals per opponent (0: skip it), simulations
+    per move of OpenSpiel's search, and an optional time cap per opponent."""
+
+    ismcts_deals: int = 200
+    mcts_deals: int = 100
+    simulations: int = 1000
+    seconds: float | None = None
+    arrangement: str = "alternate"
+
+    @classmethod
+    def quick(cls) -> YardstickPlan:
+        """A smoke run: a few deals at 100 simulations per move."""
+        return cls(ismcts_deals=10, mcts_deals=10, simulations=100)
+
+
+def yardstick_rows(plan: YardstickPlan, echo: Callable[[str], None] = print) -> list[Row]:
+    """bidlab's default policies (precision+table) against OpenSpiel's ISMCTS and MCTS bots
+    in OpenSpiel's oh_hell, 4 players x 7 cards, every deal in both alternating seatings
+    (or `plan.arrangement`) with the same deal: bidlab's points per hand minus the
+    opponent's, a 95% interval over deals; target: above 0 (issue 14: beat ISMCTS at 1,000
+    simulations per move). One process, one core."""
+    try:
+        from simulate.openspiel import SearchSettings, head_to_head
+    except ImportError:
+        return [Row("yardstick bidlab - OpenSpiel ISMCTS", float("nan"), unit="pts/hand",
+                    note="open-spiel not installed: pip install -e '.[bench]'")]
+    rows = []
+    for opponent, deals in (("ismcts", plan.ismcts_deals), ("mcts", plan.mcts_deals)):
+        if deals <= 0:
+            continue
+        res = head_to_head(opponent, deals=deals, players=4, tricks=7,
+                           settings=SearchSettings(simulations=plan.simulations),
+                           seconds=plan.seconds, arrangement=plan.arrangement,
+                           echo=echo)
+        label = "ISMCTS" if opponent == "ismcts" else "MCTS"
+        rows.append(Row(f"yardstick bidlab - OpenSpiel {label}", res.mean, unit="pts/hand",
+                        repeats=[float(x) for x in res.interval], target=0.0,
+                        interval=res.interval,
+                        note=f"{res.summary()}; {res.seconds:.0f} s, 1 core"))
+    return rows
+
+
 def _subprocess_probe(code: str, env: dict[str, str]) -> dict[str, Any]:
     """Run code in a fresh interpreter; its last stdout line (JSON) plus the wall time."""
     t = time.perf_counter()
@@ -439,12 +491,15 @@ def _echo_startup(sm: dict[str, Any], echo: Callable[[str], None]) -> None:
 
 
 def run_benchmark(quick: bool = False, full: bool = False, out_dir: str | Path | None = None,
-                  echo: Callable[[str], None] = print) -> dict[str, Any]:
+                  echo: Callable[[str], None] = print,
+                  yardstick: YardstickPlan | None = None) -> dict[str, Any]:
     """Run every workload, print the table, write bench-<time>.json and return its content.
 
-    quick: 3 repeats and a quarter of the hands (else 5 repeats); full: also summary-mode
-    memory at 1e8 and 1e9 hands; out_dir: folder for the JSON (default benchmarks/results);
-    echo: where the lines go.
+    quick: 3 repeats and a quarter of the hands (else 5 repeats), and a smoke-sized
+    head-to-head; full: also summary-mode memory at 1e8 and 1e9 hands; out_dir: folder for
+    the JSON (default benchmarks/results); echo: where the lines go; yardstick: the
+    head-to-head against OpenSpiel's search bots (default: YardstickPlan(), or its quick
+    form with `quick`).
     """
     repeats = 3 if quick else 5
     scale = 1 if not quick else 4
@@ -459,6 +514,8 @@ def run_benchmark(quick: bool = False, full: bool = False, out_dir: str | Path |
     rows.extend(pairing_rows(5_000 if quick else 20_000))
     rows.append(_reference_row(2.0 if quick else 5.0))
     rows.extend(_openspiel_rows(1.0 if quick else 3.0, repeats))
+    rows.extend(yardstick_rows(yardstick or (YardstickPlan.quick() if quick else
+                                             YardstickPlan()), echo))
     for row in rows:
         echo(_format_row(row))
 
@@ -496,6 +553,24 @@ def run_benchmark(quick: bool = False, full: bool = False, out_dir: str | Path |
     return report
 
 
+def run_yardstick(plan: YardstickPlan, out_dir: str | Path | None = None,
+                  echo: Callable[[str], None] = print) -> dict[str, Any]:
+    """Only the head-to-head rows of the benchmark (yardstick_rows): print them, write
+    yardstick-<time>.json to out_dir (default benchmarks/results) and return its content."""
+    echo("bidlab against OpenSpiel's search bots in OpenSpiel's oh_hell, 4 players x 7 cards")
+    rows = yardstick_rows(plan, echo)
+    for row in rows:
+        echo(_format_row(row))
+    report = {"when": datetime.now(UTC).isoformat(timespec="seconds"),
+              "machine": {"python": platform.python_version(), "processor": _cpu_name()},
+              "plan": asdict(plan), "rows": [asdict(r) | {"met": r.met} for r in rows]}
+    folder = Path(out_dir or "benchmarks/results")
+    path = folder / f"yardstick-{datetime.now().strftime('%Y%m%d-%H%M%S')}.json"
+    write_atomically(path, lambda tmp: Path(tmp).write_text(json.dumps(report, indent=2)))
+    echo(f"\nwrote {path}")
+    return report
+
+
 def _format_row(row: Row) -> str:
     """One row of the printed table."""
     seconds = row.unit == "s"
@@ -505,8 +580,14 @@ def _format_row(row: Row) -> str:
     if row.unit == "x var":       # a ratio, better high
         target = "" if row.target is None else \
             f"target >= {row.target:9.2f}  " + ("met" if row.met else "MISSED")
+    if row.interval is not None:      # a measured difference, better high
+        target = "" if row.target is None else \
+            f"target: 95% low > {row.target:g}  " + ("met" if row.met else "MISSED")
+        lo, hi = row.interval
+        target = f"[{lo:+.2f}, {hi:+.2f}]  " + target
     rate = "n/a" if row.rate != row.rate else \
-        (f"{row.rate:14.3f}" if seconds or row.unit == "x var" else f"{row.rate:14,.0f}")
+        (f"{row.rate:14.3f}" if seconds or row.unit == "x var" else
+         f"{row.rate:+14.2f}" if row.unit == "pts/hand" else f"{row.rate:14,.0f}")
     return f"  {row.name:<44s} {rate:>14s} {row.unit:<8s} {target}"
 
 

@@ -83,3 +83,14 @@ def test_head_to_head_smoke() -> None:
     res = head_to_head("mcts", deals=2, settings=SearchSettings(simulations=20),
                        arrangement="one")
     assert "bidlab - mcts" in res.summary()
+
+
+def test_yardstick_rows_in_the_benchmark() -> None:
+    from simulate.bench import YardstickPlan, yardstick_rows
+
+    lines: list[str] = []
+    (row,) = yardstick_rows(YardstickPlan(ismcts_deals=10, mcts_deals=0, simulations=10),
+                            lines.append)
+    assert row.name == "yardstick bidlab - OpenSpiel ISMCTS" and row.unit == "pts/hand"
+    assert row.interval is not None and row.interval[0] <= row.rate <= row.interval[1]
+    assert row.met == (row.interval[0] > 0) and lines
