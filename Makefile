@@ -69,11 +69,10 @@ browser:
 	  echo "make browser: could not install chromium/poppler-utils; the printed-page tests will skip" >&2; \
 	else echo "make browser: no chromium/pdfinfo (install chromium and poppler-utils); the printed-page tests will skip" >&2; fi
 
-# Until the report job exists this writes the full rules of every shipped game.
-# Later: replace the loop with `$(BIN)/bidlab report --out $(REPORT_OUT)`.
-# The main job: every game at its usual player count, every hand size of its schedule,
-# 1,000,000 hands each (REPORT_HANDS), into $(REPORT_OUT)/site/index.html; the tables and
-# a manifest go to $(REPORT_OUT)/data (re-render with `bidlab report --render-only`).
+# The main job: the rules text of every shipped game (rules-<game>.txt), then the report:
+# every game at its usual player count, every hand size of its schedule, 1,000,000 hands
+# each (REPORT_HANDS), into $(REPORT_OUT)/site/index.html; the tables and a manifest go
+# to $(REPORT_OUT)/data (re-render with `bidlab report --render-only`).
 REPORT_HANDS ?= 1000000
 report: setup
 	@mkdir -p $(REPORT_OUT)
