@@ -88,3 +88,42 @@ def test_direct_attribution_adds_up_to_the_tricks() -> None:
     assert (dv.won.sum()) == 3 * 20_000                      # one winning card per trick
     assert (dv.ci_low <= dv.value + 1e-9).all() and (dv.value <= dv.ci_high + 1e-9).all()
     assert dv.loc["JS", "value"] > dv.loc["AS", "value"] > dv.loc["9H", "value"]
+
+
+def test_fit_helpers_equal_their_plain_forms() -> None:
+    """The fit's fast helpers give what the plain forms give: bits unpacked bytewise equal
+    shifting each mask by every card index, and the cluster sums (by a reshape when every
+    deal has as many rows, else by reduceat) equal a sum over each cluster's rows."""
+    from reports.analysis.card_values import _bits, _cluster_sums
+
+    rng = np.random.default_rng(7)
+    masks = rng.integers(0, 2**63, 500, dtype=np.uint64) | np.uint64(1 << 63)
+    for D in (24, 52, 54, 64):
+        plain = (masks[:, None] >> np.arange(D, dtype=np.uint64)) & np.uint64(1)
+        assert np.array_equal(_bits(masks, D), plain.astype(np.uint8))
+    values = rng.normal(size=(12, 3))
+    even = np.array([0, 4, 8])                  # three deals of four seats
+    uneven = np.array([0, 3, 4, 9])             # a seat sat out, or a truncated table
+    for starts in (even, uneven):
+        ends = [*starts[1:], len(values)]
+        want = np.array([values[a:b].sum(axis=0) for a, b in zip(starts, ends, strict=True)])
+        assert np.allclose(_cluster_sums(values, starts), want, rtol=0, atol=1e-12)
+
+
+def test_group_sums_equal_a_bincount_per_column() -> None:
+    """simulate.util.stats.group_sums: NaN counts as 0, and each (group, column) sum is the
+    per-column bincount's to the last bit (the same additions in the same order)."""
+    from simulate.util.stats import group_sums
+
+    rng = np.random.default_rng(3)
+    values = rng.normal(size=(1_000, 6)) * 1e3
+    values[rng.random(values.shape) < 0.1] = np.nan
+    groups = rng.integers(0, 17, len(values))
+    clean = np.where(np.isnan(values), 0.0, values)
+    want = np.stack([np.bincount(groups, weights=clean[:, k], minlength=20)
+                     for k in range(values.shape[1])], axis=1)
+    got = group_sums(values, groups, 20)
+    assert got.shape == (20, 6) and np.array_equal(got, want)
+    ints = rng.integers(0, 5, size=(1_000, 2))
+    assert np.array_equal(group_sums(ints, groups, 17),
+                          group_sums(ints.astype(np.float64), groups, 17))

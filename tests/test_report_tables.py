@@ -380,6 +380,14 @@ def test_sheet_grids_and_points_by_size() -> None:
     assert g0.cells[(1.0, 2)] == (["2", "3/2"], False)
     assert g0.cells[(0.5, 0)] == (["0", "·"], False)
     assert grids[1].cells[(1.0, 2)] == (["1; 3+: 0", "·"], False)
+    # one feature (the card, at one card): one column, a cell is thin only when all its
+    # rows are
+    one = pd.DataFrame({"seat": [2, 2, 2], "card": ["trump A", "K", "K"],
+                        "text": ["1", "0", "0"], "thin": [True, True, True]})
+    one.attrs["features"] = ["card"]
+    (g,) = sheet_grids(one)
+    assert g.seat == 2 and g.rows == ["trump A", "K"] and g.cols == [""]
+    assert g.cells == {("trump A", ""): (["1"], True), ("K", ""): (["0"], True)}
     points = {3: pd.DataFrame({"card": ["trump A", "A"], "suit_trump": [1.0, 0.65],
                                "no_trump": [float("nan"), 1.0]}),
               5: pd.DataFrame({"card": ["A", "K"], "suit_trump": [0.6, 0.4],

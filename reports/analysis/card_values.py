@@ -35,7 +35,10 @@ BLOCK = 200_000
 
 
 def _bits(masks: np.ndarray, D: int) -> np.ndarray:
-    return ((masks[:, None] >> np.arange(D, dtype=np.uint64)) & np.uint64(1)).astype(np.float64)
+    """uint8[len(masks), D]: bit c of each hand mask (card c held), unpacked bytewise (an
+    order of magnitude faster than shifting every mask D times)."""
+    raw = np.ascontiguousarray(masks, dtype="<u8").view(np.uint8).reshape(len(masks), 8)
+    return np.unpackbits(raw, axis=1, bitorder="little")[:, :D]
 
 
 def _blocks(deals: np.ndarray) -> list[tuple[int, int]]:
@@ -54,6 +57,17 @@ def reference_card(v: Variant, t: int, use: np.ndarray) -> int:
     """The default reference card under trump t among the cards `use`: the lowest natural
     card of a side suit (the lowest card overall under no trump), the marginal values' rule."""
     return swap_reference(v, t, use)
+
+
+def _cluster_sums(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """The row sums of each cluster (rows starts[i]..starts[i+1]-1): by a reshape where
+    every cluster has the same number of rows (every seat of every deal, the usual case),
+    else by reduceat."""
+    n = len(values)
+    size = n // len(starts) if len(starts) else 0
+    if size and size * len(starts) == n and np.all(starts == np.arange(0, n, size)):
+        return values.reshape(len(starts), size, values.shape[1]).sum(axis=1)
+    return np.add.reduceat(values, starts, axis=0)
 
 
 def _fit(X_rows: list[np.ndarray], y_rows: list[np.ndarray], deals: list[np.ndarray]
@@ -77,7 +91,7 @@ def _fit(X_rows: list[np.ndarray], y_rows: list[np.ndarray], deals: list[np.ndar
         rss += float(e @ e)
         starts = np.flatnonzero(np.r_[True, d[1:] != d[:-1]])
         clusters += len(starts)
-        u = np.add.reduceat(X * e[:, None], starts, axis=0)
+        u = _cluster_sums(X * e[:, None], starts)
         meat += u.T @ u
     tss = yy - ysum * ysum / n
     factor = clusters / max(clusters - 1, 1) * (n - 1) / max(n - k, 1)
@@ -106,7 +120,7 @@ def card_values(records: pd.DataFrame, v: Variant, min_holding: int = 30,
         idx = idx[np.argsort(deal_ids[idx], kind="stable")]
         held = np.zeros(D, dtype=np.int64)
         for start, end in _blocks(deal_ids[idx]):
-            held += _bits(masks[idx[start:end]], D).sum(axis=0).astype(np.int64)
+            held += _bits(masks[idx[start:end]], D).sum(axis=0, dtype=np.int64)
         use = np.flatnonzero(held >= min_holding)
         if use.size < 2:
             continue

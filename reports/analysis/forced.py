@@ -156,12 +156,20 @@ def sheet_grids(sheet: pd.DataFrame) -> list[SheetGrid]:
     for seat, block in sheet.groupby("seat", sort=True):
         rows = _ordered(block[row_f])
         cols = _ordered(block[col_f]) if col_f else [""]
-        cells: dict[tuple[Any, Any], tuple[list[str], bool]] = {}
-        for (r, c), grp in block.groupby([row_f, col_f] if col_f else [row_f, "seat"],
-                                         sort=False):
-            texts = {tuple(x[f] for f in rest): str(x["text"]) for x in grp.to_dict("records")}
-            cells[(r, c if col_f else "")] = ([texts.get(k, "·") for k in subkeys],
-                                             bool(grp["thin"].all()))
+        # one pass over the records (a groupby per cell cost seconds per game at 12 sizes);
+        # a record with a missing row or column value has no cell, as groupby would drop it
+        texts: dict[tuple[Any, Any], dict[tuple[Any, ...], str]] = {}
+        thin: dict[tuple[Any, Any], bool] = {}
+        cols_used = [row_f, col_f or row_f, *rest, "text", "thin"]
+        for rec in block[cols_used].itertuples(index=False, name=None):
+            r, c, sub, text, is_thin = rec[0], rec[1], rec[2:-2], rec[-2], rec[-1]
+            if pd.isna(r) or pd.isna(c):
+                continue
+            key = (r, c if col_f else "")
+            texts.setdefault(key, {})[tuple(sub)] = str(text)
+            thin[key] = thin.get(key, True) and bool(is_thin)
+        cells = {key: ([found.get(k, "·") for k in subkeys], thin[key])
+                 for key, found in texts.items()}
         out.append(SheetGrid(int(str(seat)), row_f, col_f, rows, cols, subkeys, cells))
     return out
 

@@ -11,7 +11,7 @@ from simulate.hands.classes import class_columns, sheet_features
 from simulate.hands.forced import ForcedRun
 from simulate.rules.cards import TRUMP_NAMES
 from simulate.rules.variant import Variant
-from simulate.util.stats import Z95, wilson
+from simulate.util.stats import Z95, group_sums, wilson
 
 MIN_CELL = 100            # deals a cell needs before its best bid is printed without "thin"
 
@@ -21,13 +21,6 @@ def _group(keys: pd.DataFrame) -> tuple[np.ndarray, pd.DataFrame]:
     codes = keys.groupby(list(keys.columns), sort=True, observed=True).ngroup().to_numpy()
     uniq = keys.drop_duplicates().sort_values(list(keys.columns)).reset_index(drop=True)
     return codes, uniq
-
-
-def _per_group(values: np.ndarray, g: np.ndarray, n_groups: int) -> np.ndarray:
-    """Column-wise sums of values[N, B] by group (NaN ignored): float64[G, B]."""
-    clean = np.where(np.isnan(values), 0.0, values)
-    return np.stack([np.bincount(g, weights=clean[:, k], minlength=n_groups)
-                     for k in range(values.shape[1])], axis=1)
 
 
 def forced_class_table(runs: list[ForcedRun], v: Variant, features: list[str] | None = None,
@@ -81,16 +74,16 @@ def _tables_for(run: ForcedRun, keys: pd.DataFrame, min_cell: int
     # played on: it counts toward the mean (so a coarser group averages its cells with
     # their weights), not toward n, the spread or P(exact)
     played = allowed & ~run.raced if run.raced is not None else allowed
-    n_allowed = _per_group(allowed.astype(np.float64), g, G)
-    n = _per_group(played.astype(np.float64), g, G)
-    total = _per_group(signed, g, G)
+    n_allowed = group_sums(allowed.astype(np.float64), g, G)
+    n = group_sums(played.astype(np.float64), g, G)
+    total = group_sums(signed, g, G)
     observed = np.where(played, signed, np.nan)
-    square = _per_group(observed * observed, g, G)
-    hits = _per_group((run.exact & played).astype(np.float64), g, G)
+    square = group_sums(observed * observed, g, G)
+    hits = group_sums((run.exact & played).astype(np.float64), g, G)
     deals = np.bincount(g, minlength=G)
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = total / n_allowed
-        own_mean = _per_group(observed, g, G) / n
+        own_mean = group_sums(observed, g, G) / n
         sd = np.sqrt(np.maximum(square / n - own_mean * own_mean, 0.0))
         half = Z95 * sd / np.sqrt(n)
     mean = np.where(n > 0, mean, np.nan)
@@ -114,7 +107,7 @@ def _tables_for(run: ForcedRun, keys: pd.DataFrame, min_cell: int
         rows = signed[missing]
         gm = g[missing]
         with np.errstate(invalid="ignore", divide="ignore"):
-            am = _per_group(rows, gm, G) / _per_group((~np.isnan(rows)).astype(np.float64), gm, G)
+            am = group_sums(rows, gm, G) / group_sums((~np.isnan(rows)).astype(np.float64), gm, G)
         am = np.where(np.isnan(am), -np.inf, am)
         has = np.bincount(gm, minlength=G) > 0
         alt = np.where(has, np.argmax(am, axis=1), -1)

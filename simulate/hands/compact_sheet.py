@@ -45,6 +45,7 @@ from simulate.hands.forced import ForcedRun, candidate_bids, earlier_seats
 from simulate.hands.sheet import SheetAnswer
 from simulate.rules.play import legal_bids
 from simulate.rules.variant import Variant
+from simulate.util.stats import group_sums
 
 TICK = 0.05               # classes.point_table rounds every card's points to this
 STEP_TICKS = 5            # point classes are STEP_TICKS ticks (0.25 points) wide: 0.05, 0.1
@@ -150,9 +151,7 @@ def _class_sum_cube(value: np.ndarray, cls: np.ndarray, pos: np.ndarray, K: int,
                     P: int) -> np.ndarray:
     """float[K, P, B]: the summed score of candidate j over the deals of point class k and
     earlier-bid sum p (the fits need nothing else of the deals)."""
-    key = cls * P + pos
-    return np.stack([np.bincount(key, weights=value[:, j], minlength=K * P).reshape(K, P)
-                     for j in range(value.shape[1])], axis=2)
+    return group_sums(value, cls * P + pos, K * P).reshape(K, P, value.shape[1])
 
 
 def _starts(sums: np.ndarray, prev: np.ndarray | None, median: int) -> list[np.ndarray]:

@@ -29,6 +29,7 @@ from simulate.runner.backends import LocalBackend
 from simulate.runner.plan import ChunkPlan
 from simulate.tables import layout as L
 from simulate.util.checks import positive_int
+from simulate.util.stats import group_sums
 
 
 @dataclass(frozen=True)
@@ -299,9 +300,7 @@ def race_cells(score: np.ndarray, ok: np.ndarray, cell: np.ndarray, G: int,
     signed = np.where(ok, sign * score, np.nan)
 
     def per_cell(values: np.ndarray) -> np.ndarray:
-        clean = np.where(np.isnan(values), 0.0, values)
-        return np.stack([np.bincount(cell, weights=clean[:, k], minlength=G)
-                         for k in range(values.shape[1])], axis=1)
+        return group_sums(values, cell, G)
 
     n = per_cell(ok.astype(np.float64))
     with np.errstate(invalid="ignore", divide="ignore"):

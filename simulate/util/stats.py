@@ -37,6 +37,18 @@ def wilson(k: ArrayOrFloat, n: ArrayOrFloat, z: float = Z95) -> tuple[Any, Any]:
     return low, high
 
 
+def group_sums(values: np.ndarray, groups: np.ndarray, n_groups: int) -> np.ndarray:
+    """Column-wise sums of values[N, B] by row group (groups: int[N] in 0..n_groups-1), NaN
+    counted as 0: float64[n_groups, B]. One bincount over the flattened array, which adds
+    each (group, column) in row order as a bincount per column would, so the sums are the
+    same to the last bit; several times faster than B strided passes."""
+    clean = np.where(np.isnan(values), 0.0, values) if values.dtype.kind == "f" else values
+    B = values.shape[1]
+    keys = (np.asarray(groups, dtype=np.int64)[:, None] * B + np.arange(B)).ravel()
+    return np.bincount(keys, weights=np.asarray(clean, dtype=np.float64).ravel(),
+                       minlength=n_groups * B).reshape(n_groups, B)
+
+
 def normal_quantile(p: float) -> float:
     """Φ⁻¹(p), the standard normal quantile."""
     return NormalDist().inv_cdf(p)
