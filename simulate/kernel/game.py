@@ -431,6 +431,22 @@ def _final_row(n, teams, tb, sw, totals, stars, lead, row):
         row[base + P_WIN] = lead[_unit(a, teams)]
 
 
+@kernel_jit(inline=True)
+def _play_hand(P, tabs, seed, hidx, h, constrained, fixed, forced, play_pol, bid_pol, scratch,
+               tracing):
+    """run_hand with `tracing` passed as the constant True or False. The hand entry points
+    pass constants, so numba compiles run_hand once per constant (the trace code pruned
+    where False); a game reusing those compiles no run_hand of its own. A run-time flag
+    made a third whole compile of run_hand: the first whole-game compile after the hand
+    kernels took 87 s with it and 33 s without, on a cold cache."""
+    if tracing:
+        run_hand(P, tabs, seed, hidx, h, constrained, fixed, forced, play_pol, bid_pol,
+                 scratch, True)
+    else:
+        run_hand(P, tabs, seed, hidx, h, constrained, fixed, forced, play_pol, bid_pol,
+                 scratch, False)
+
+
 @kernel_jit(nogil=True)
 def play_game(P, tabs, SP, stabs, G, sched, con_rounds, specials, card_ids, seed, gidx,
               play_abs, bid_abs, clair_abs, star_thr, scratch, gs, row, by_size, do_trace,
@@ -492,13 +508,13 @@ def play_game(P, tabs, SP, stabs, G, sched, con_rounds, specials, card_ids, seed
         if tied_round:
             Ph = _clairvoyant_rules(SP[hp], Pc, stabs[hp], seed, hidx, h, constrained, fixed,
                                     forced, pp, bp, scratch, clair_abs, abs_of, hp, lower)
-            run_hand(Ph, stabs[hp], seed, hidx, h, constrained, fixed, forced, pp, bp,
-                     scratch, tracing)
+            _play_hand(Ph, stabs[hp], seed, hidx, h, constrained, fixed, forced, pp, bp,
+                       scratch, tracing)
         else:
             Ph = _clairvoyant_rules(P, Pc, tabs, seed, hidx, h, constrained, fixed, forced, pp,
                                     bp, scratch, clair_abs, abs_of, hp, lower)
-            run_hand(Ph, tabs, seed, hidx, h, constrained, fixed, forced, pp, bp, scratch,
-                     tracing)
+            _play_hand(Ph, tabs, seed, hidx, h, constrained, fixed, forced, pp, bp, scratch,
+                       tracing)
         voided = hout[H_VOIDED] == 1
         maker = hout[H_MAKER]
         _tally_hand(P, tabs, h, hp, constrained, tied_round, specials, scratch, bp, rs_own,
