@@ -207,6 +207,26 @@ def test_a_trump_named_by_another_player_is_conditioned_like_filtering(
     assert row.n == keep.sum()          # the very same deals, in fact
 
 
+def test_a_named_trump_and_earlier_bids_keep_the_deals_filtering_keeps() -> None:
+    """Both conditions at once (Horseshoes: the first bidder names spades and bids 4, seat
+    1 then bids; one deal in about a hundred): the look at each deal stops once the trump
+    is named otherwise, or once the focal seat's turn comes, and keeps exactly the deals a
+    plain run filtered on the same trump and bid keeps, with their scores."""
+    from simulate.kernel.hand import H_OVERRIDDEN, H_TRUMP, S_BID, S_SCORE
+
+    v = sim.load_variant("horseshoes", players=4)
+    hand, seat, bid = "AS KS QS 9H 10D QC 2C 3C 4D 5D 7H 8S 6C", 1, 4
+    df = sim.bid_odds(v, hand, seat=seat, trump="S", bids_before="4", samples=1_000, seed=13,
+                      exhaustive=True)
+    assert df.attrs["dealt"] > 50 * df.attrs["accepted"] >= 50 * 150
+    hand_out, seat_out = _forced_bid_run(v, hand, seat, bid, df.attrs["dealt"], 13)
+    keep = (hand_out[:, H_TRUMP] == 0) & (seat_out[:, 0, S_BID] == 4) & \
+        (hand_out[:, H_OVERRIDDEN] == 1)
+    row = df.set_index("bid").loc[bid]
+    assert row.n == keep.sum()
+    assert row.expected_score * row.n == pytest.approx(seat_out[keep, seat, S_SCORE].sum())
+
+
 def test_rare_earlier_bids_keep_dealing_instead_of_dropping_every_bid() -> None:
     """The pilot stage used to accept no deal here and drop every bid."""
     v = sim.load_variant("oh_hell", players=4)

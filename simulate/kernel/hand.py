@@ -323,11 +323,16 @@ def heard_bits_after(bits, h, j, b):
 
 @kernel_jit(inline=True)
 def sequential_bids(P, rs_pol, hands, h, constrained, trump, forced_trump, bid_pol, tabs, turn,
-                     sout, trace, hout, do_trace):
+                     sout, trace, hout, do_trace, stop_seat, want_trump):
     """Every seat bids in turn from the first bidder (the first bidder names trump first
     where the rules say so), under the hook or Max Bet when `constrained`; returns trump.
     tabs: the KernelTables; turn: the turned-up card (-1: none). A seat hears the earlier
-    bids only where bidding is sequential."""
+    bids only where bidding is sequential.
+
+    stop_seat, want_trump (-1: none; a hand passes -1 for both): bid odds look at a deal
+    only up to what conditions it, so the bidding stops before `stop_seat` bids, or as soon
+    as the trump named is not `want_trump` (the deal is then rejected); the seats that have
+    not bid keep their bids unset."""
     card_rate, win_weight = tabs.card_rate, tabs.win_weight
     n = P[L.N_PLAYERS]
     first = P[L.FIRST_BIDDER]
@@ -340,6 +345,10 @@ def sequential_bids(P, rs_pol, hands, h, constrained, trump, forced_trump, bid_p
             if forced_trump < 0:
                 trump = choose_trump(bid_pol[seat], rs_pol, P, hands[seat], h, weights)
             _record(trace, hout, do_trace, L.D_TRUMP, seat, trump)
+            if 0 <= want_trump != trump:
+                return trump
+        if seat == stop_seat:
+            return trump
         lo, hi, excluded = bid_limits(P, constrained, j == n - 1, h, total)
         if seat == P[L.OVERRIDE_SEAT] and lo <= P[L.OVERRIDE_BID] <= hi and \
                 P[L.OVERRIDE_BID] != excluded:
@@ -594,7 +603,7 @@ def deal_and_bid(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, bid_p
                 do_trace)
     else:
         trump = sequential_bids(P, rs_pol, hands, h, constrained, trump, forced_trump, bid_pol,
-                                 tabs, turn, sout, trace, hout, do_trace)
+                                 tabs, turn, sout, trace, hout, do_trace, -1, -1)
     return turn, trump, maker, contract, alone, defender_alone, sitting_out, voided
 
 

@@ -36,11 +36,13 @@ from simulate.tables import layout as L
 
 
 @kernel_jit(inline=True)
-def _look(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, bid_pol, scratch):
-    """run_hand of a sequential or simultaneous game up to the end of the bids, by the same
-    calls in the same order (so on the same random numbers): leaves the bids in seat_out
-    and returns the trump. Deciding the conditions this way skips the tricks of a deal that
-    is rejected."""
+def _look(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, bid_pol, scratch, seat,
+          want_trump):
+    """run_hand of a sequential or simultaneous game up to `seat`'s bid, by the same calls
+    in the same order (so on the same random numbers): leaves the earlier seats' bids in
+    seat_out and returns the trump. Deciding the conditions this way skips the tricks of a
+    deal that is rejected, and the bids from `seat` on; a trump other than want_trump (-1:
+    any) ends the look as soon as it is named."""
     (perm, hands, hands0, sout, captured, ts, won, rs_deal, rs_pol, ubid, utook, uscore, hout,
      trace) = scratch
     seed_stream(rs_deal, seed, hidx, SALT_DEAL)
@@ -49,8 +51,10 @@ def _look(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, bid_pol, scr
     turn = deal_hands(P, rs_deal, hands, hands0, fixed, h, forced_trump, tabs.card_suit)
     trump = trump_before_bids(P, rs_pol, hands, h, forced_trump, turn, tabs.card_suit, bid_pol,
                                tabs.card_rate, tabs.win_weight, trace, hout, False)
+    if 0 <= want_trump != trump and trump >= 0:
+        return trump
     return sequential_bids(P, rs_pol, hands, h, constrained, trump, forced_trump, bid_pol,
-                            tabs, turn, sout, trace, hout, False)
+                            tabs, turn, sout, trace, hout, False, seat, want_trump)
 
 
 @kernel_jit(inline=True)
@@ -107,7 +111,7 @@ def run_odds(P, tabs, seed, start, count, h, constrained, fixed, forced_trump, p
         if look:
             P[L.OVERRIDE_BID] = bids[0]
             trump = _look(P, tabs, seed, start + j, h, constrained, fixed, forced_trump, bid_pol,
-                          scratch)
+                          scratch, seat, want_trump)
             g = _deal_group(sout, trump, earlier, before, want_trump, ng)
             if g < 0:
                 continue
