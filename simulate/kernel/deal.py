@@ -25,10 +25,14 @@ def draw_card(rs, free, size):
 
 
 @kernel_jit(inline=True)
-def deal_cards(P, rs, hands, fixed, h):
+def deal_cards(P, rs, hands, fixed, h, seats):
     """Fill hands[0..n-1] (fixed seats keep their cards) and hands[n] (the widow), drawing
     from the stream rs: each card uniform among those still free, so every seat's hand is a
     uniform draw given the ones before.
+
+    seats < n deals only hands[0..seats-1], the same cards the whole deal gives them (seats
+    draw in order, the fixed cards are set aside first), and no widow: bid odds look at the
+    first seats' bids before dealing the rest.
 
     Returns (the cards still free, how many) so the caller can draw more."""
     n = P[L.N_PLAYERS]
@@ -37,7 +41,7 @@ def deal_cards(P, rs, hands, fixed, h):
     for s in range(n):
         free &= ~fixed[s]
     size = popcount(free)
-    for s in range(n):
+    for s in range(seats):
         if fixed[s] != ZERO:
             hands[s] = fixed[s]
             continue
@@ -48,6 +52,8 @@ def deal_cards(P, rs, hands, fixed, h):
             m |= bit
             size -= 1
         hands[s] = m
+    if seats < n:
+        return free, size
     m = ZERO
     for _ in range(P[L.WIDOW]):
         bit = ONE << np.uint64(draw_card(rs, free, size))
@@ -70,7 +76,7 @@ def run_deals(P, seed, start, count, h, fixed, hands, rs):
     n = P[L.N_PLAYERS]
     for j in range(count):
         seed_stream(rs, seed, start + j, 1)
-        deal_cards(P, rs, hands, fixed, h)
+        deal_cards(P, rs, hands, fixed, h, n)
         for s in range(n):
             acc ^= hands[s]
     return acc

@@ -155,7 +155,7 @@ def deal_hands(P, rs_deal, hands, hands0, fixed, h, forced_trump, card_suit):
     n = P[L.N_PLAYERS]
     turn_up = P[L.CHOOSER] == L.CH_TURN_UP
     while True:
-        free, size = deal_cards(P, rs_deal, hands, fixed, h)
+        free, size = deal_cards(P, rs_deal, hands, fixed, h, n)
         turn = -1
         if turn_up and size > 0:
             turn = draw_card(rs_deal, free, size)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from simulate.kernel.deal import deal_cards
 from simulate.kernel.hand import (
     H_OVERRIDDEN,
     H_TRUMP,
@@ -36,6 +37,25 @@ from simulate.tables import layout as L
 
 
 @kernel_jit(inline=True)
+def _look_seats(P, seat):
+    """How many seats (0..k-1, the order they are dealt in) the look at a deal must deal:
+    every seat that bids up to `seat` in the bidding order (the first bidder names trump
+    from its hand); all of them where the dealer names trump or a card is turned up after
+    the hands (and may be a condition on the deal)."""
+    n = P[L.N_PLAYERS]
+    if P[L.CHOOSER] == L.CH_TURN_UP or P[L.CHOOSER] == L.CH_DEALER:
+        return n
+    first = P[L.FIRST_BIDDER]
+    need = 0
+    for j in range(n):
+        s = first + j if first + j < n else first + j - n
+        need = max(need, s + 1)
+        if s == seat:
+            break
+    return need
+
+
+@kernel_jit(inline=True)
 def _look(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, bid_pol, scratch, seat,
           want_trump):
     """run_hand of a sequential or simultaneous game up to `seat`'s bid, by the same calls
@@ -47,8 +67,14 @@ def _look(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, bid_pol, scr
      trace) = scratch
     seed_stream(rs_deal, seed, hidx, SALT_DEAL)
     seed_stream(rs_pol, seed, hidx, SALT_POLICY)
-    reset_outputs(P[L.N_PLAYERS], hout, sout, captured)
-    turn = deal_hands(P, rs_deal, hands, hands0, fixed, h, forced_trump, tabs.card_suit)
+    n = P[L.N_PLAYERS]
+    reset_outputs(n, hout, sout, captured)
+    seats = _look_seats(P, seat)
+    if seats < n:
+        deal_cards(P, rs_deal, hands, fixed, h, seats)
+        turn = -1
+    else:
+        turn = deal_hands(P, rs_deal, hands, hands0, fixed, h, forced_trump, tabs.card_suit)
     trump = trump_before_bids(P, rs_pol, hands, h, forced_trump, turn, tabs.card_suit, bid_pol,
                                tabs.card_rate, tabs.win_weight, trace, hout, False)
     if 0 <= want_trump != trump and trump >= 0:
