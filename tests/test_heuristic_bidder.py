@@ -5,6 +5,8 @@ named as the heuristic it is."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -12,7 +14,7 @@ import pytest
 import simulate as sim
 from simulate.hands.job import card_rates
 from simulate.hands.simulate import simulate_hands
-from simulate.kernel.policies import best_scoring_bid, bid_by_rules, expected_bid_score, trick_moments
+from simulate.kernel.policies import MIN_SPREAD, best_scoring_bid, bid_by_rules, trick_moments
 from simulate.kernel.rng import seed_stream
 from simulate.tables import layout as L
 from simulate.tables.compile import compile_tables, record_trained_sizes, trained_sizes
@@ -27,34 +29,59 @@ def _table(h: int, exact: list[float], miss: float = 0.0) -> np.ndarray:
     return t
 
 
+def expected_bid_score(b: int, h: int, mean: float, spread: float, score: np.ndarray) -> float:
+    """E[score | bid b], written out: the tricks a normal law (mean, spread) rounded to 0..h,
+    continuity-corrected, the tails in 0 and h."""
+    def cdf(x: float) -> float:
+        return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
+
+    edges = [cdf((t + 0.5 - mean) / spread) for t in range(h)] + [1.0]
+    probs = np.diff([0.0] + edges)
+    return float(sum(p * score[h, b, t] for t, p in enumerate(probs)))
+
+
+def _values(h: int, mean: float, var: float, score: np.ndarray) -> np.ndarray:
+    """best_scoring_bid's expected score of every bid (its scratch array)."""
+    value = np.zeros(h + 1)
+    best_scoring_bid(0, h, -1, h, mean, var, score, False, value)
+    return value
+
+
 def test_expected_score_is_a_probability_weighted_sum() -> None:
     h = 3
     score = _table(h, [10, 11, 12, 13])
-    # a sure 2 tricks (tiny spread): E[score | bid 2] = 12, every other bid scores 0
-    assert expected_bid_score(2, h, 2.0, 0.01, score) == pytest.approx(12.0)
-    assert expected_bid_score(1, h, 2.0, 0.01, score) == pytest.approx(0.0)
+    # a sure 2 tricks (tiny spread, the floor MIN_SPREAD): E[score | bid 2] is most of 12
+    sure = _values(h, 2.0, 0.0001, score)
+    assert sure[2] == pytest.approx(expected_bid_score(2, h, 2.0, MIN_SPREAD, score))
+    assert sure[2] > 10.5 and int(np.argmax(sure)) == 2
     # the weights over 0..h add up to one
     ones = np.ones((h + 1, h + 1, h + 1), dtype=np.int64)
-    assert expected_bid_score(0, h, 1.3, 0.8, ones) == pytest.approx(1.0)
+    assert _values(h, 1.3, 0.64, ones) == pytest.approx(np.ones(h + 1))
+    # every bid's value is the written-out sum
+    score = _table(5, [10.0, 11.0, 12.0, 13.0, 14.0, 15.0]) - 3
+    got = _values(5, 2.4, 0.9, score)
+    for b in range(6):
+        assert got[b] == pytest.approx(expected_bid_score(b, 5, 2.4, math.sqrt(0.9), score),
+                                       rel=1e-12, abs=1e-12)
 
 
 def test_best_bid_follows_the_score_table_not_the_rounded_mean() -> None:
     h = 5
     mean, var = 2.4, 0.9
     plain = _table(h, [10 + b for b in range(h + 1)])
-    assert best_scoring_bid(0, h, -1, h, mean, var, plain, False) == 2
+    assert best_scoring_bid(0, h, -1, h, mean, var, plain, False, np.zeros(h + 1)) == 2
     # an exact zero worth 1000: bidding 0 pays although 2.4 tricks are expected (P(0) ~ 2%)
     rich_zero = _table(h, [1000] + [10 + b for b in range(1, h + 1)])
-    assert best_scoring_bid(0, h, -1, h, mean, var, rich_zero, False) == 0
+    assert best_scoring_bid(0, h, -1, h, mean, var, rich_zero, False, np.zeros(h + 1)) == 0
     # the hook's excluded bid and the bounds are respected
-    assert best_scoring_bid(0, h, 2, h, mean, var, plain, False) in (1, 3)
-    assert best_scoring_bid(3, 4, -1, h, mean, var, plain, False) == 3
+    assert best_scoring_bid(0, h, 2, h, mean, var, plain, False, np.zeros(h + 1)) in (1, 3)
+    assert best_scoring_bid(3, 4, -1, h, mean, var, plain, False, np.zeros(h + 1)) == 3
     # low totals win: the bid with the lowest expected score (a point per trick missed)
     missed = np.zeros((h + 1, h + 1, h + 1), dtype=np.int64)
     for b in range(h + 1):
         for t in range(h + 1):
             missed[h, b, t] = abs(b - t)
-    assert best_scoring_bid(0, h, -1, h, mean, var, missed, True) == 2
+    assert best_scoring_bid(0, h, -1, h, mean, var, missed, True, np.zeros(h + 1)) == 2
 
 
 def test_heuristic_bids_move_with_the_scoring_without_training() -> None:
@@ -80,7 +107,7 @@ def test_strong_hands_are_bid_high() -> None:
     rs = np.zeros(3, np.uint64)
     seed_stream(rs, 1, 0, 0)
     b = bid_by_rules(L.BID_HEURISTIC, rs, T.P, 0, 5, -1, hand, 5, 0, T.card_rate, 0, 0, 0, -1,
-                     T.as_tuple())
+                     T.as_tuple(), np.zeros(6))
     mean, var = trick_moments(hand, 5, 0, T.card_rate)
     assert b >= 4 and mean > 3.5 and var >= 0
 

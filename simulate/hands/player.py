@@ -90,6 +90,7 @@ class Player:
         self._trick = np.zeros(n, np.int64)
         self._sout = np.zeros((n, S_SIZE), np.int64)
         self._ts = np.zeros(TS_SIZE, np.int64)
+        self._bid_value = np.zeros(hand_size + 1)
 
     # ----- inputs -------------------------------------------------------------------------
     def cards(self, cards: Cards, what: str = "hand") -> list[int]:
@@ -172,7 +173,7 @@ class Player:
                        self.stream if stream is None else stream, self.hand_size,
                        self.constrained, seat, self._mask(hand, "hand"),
                        self.trump_of(trump, turn_up), self._turn(turn_up), self._bids_before,
-                       len(before))
+                       len(before), self._bid_value)
         return int(b)
 
     def play(self, seat: int, hand: Cards, bids: Sequence[int], tricks: Sequence[int],

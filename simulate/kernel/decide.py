@@ -47,13 +47,14 @@ def seed_policy_stream(rs, seed, hand_index):
 
 @kernel_jit()
 def decide_bid(P, tabs, pol, rs, h, constrained, seat, hand, trump, turn, bids_before,
-               n_before):
+               n_before, bid_value):
     """The bid of bid policy `pol` for `seat` (0 = the dealer's left) holding `hand`
     (uint64 mask) with h cards, under trump `trump` (0-3, 4 = no trump), the turned-up card
     `turn` (-1: none), after the n_before bids bids_before[:n_before] in bidding order.
 
     P, tabs: the rule vector and KernelTables; rs: the policy stream (uint64[3]; random
-    bidders draw from it); constrained: whether the bid constraint binds this round. The
+    bidders draw from it); constrained: whether the bid constraint binds this round;
+    bid_value: float64[h + 1] work array (HandScratch.bid_value). The
     bid obeys the hook or Max Bet exactly as run_hand's sequential_bids applies them."""
     n = P[L.N_PLAYERS]
     total = 0
@@ -65,7 +66,7 @@ def decide_bid(P, tabs, pol, rs, h, constrained, seat, hand, trump, turn, bids_b
     heard_sum, heard_bits = heard_bids(P, total, bits)
     weights = bid_weights(pol, tabs.card_rate, tabs.win_weight)
     return bid_by_rules(pol, rs, P, lo, hi, excluded, hand, h, trump, weights, seat, heard_sum,
-                        heard_bits, turn, tabs)
+                        heard_bits, turn, tabs, bid_value)
 
 
 @kernel_jit()

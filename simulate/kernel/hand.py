@@ -52,7 +52,8 @@ SALT_DEAL, SALT_POLICY = 1, 2
 class HandScratch(NamedTuple):
     """run_hand's work arrays, which also receive each hand's results (a tuple, so callers
     may pass it on positionally)."""
-    perm: np.ndarray           # int64[deck]: spare (the deal draws from a mask of free cards)
+    bid_value: np.ndarray      # float64[deck + 1]: each bid's expected score (the scoring
+                               # bidder's work array, best_scoring_bid)
     hands: np.ndarray          # uint64[n + 1]: hands as played out (index n: widow)
     dealt: np.ndarray          # uint64[n + 1]: the dealt hands and widow
     seat_out: np.ndarray       # int64[n, S_SIZE]: bid, tricks, score, fooled kings by seat
@@ -71,7 +72,7 @@ class HandScratch(NamedTuple):
 def make_scratch(n: int, deck: int, max_decisions: int) -> HandScratch:
     """Per-chunk work arrays for run_hand (allocated once, reused by every hand of the
     chunk): n players, a deck of `deck` cards, room for `max_decisions` traced decisions."""
-    return HandScratch(np.zeros(deck, np.int64), np.zeros(n + 1, np.uint64),
+    return HandScratch(np.zeros(deck + 1), np.zeros(n + 1, np.uint64),
                        np.zeros(n + 1, np.uint64), np.zeros((n, S_SIZE), np.int64),
                        np.zeros(L.MAX_EVENTS, np.int64), np.zeros(TS_SIZE, np.int64),
                        np.zeros(2, np.uint64), np.zeros(3, np.uint64), np.zeros(3, np.uint64),
@@ -323,11 +324,11 @@ def heard_bits_after(bits, h, j, b):
 
 @kernel_jit(inline=True)
 def sequential_bids(P, rs_pol, hands, h, constrained, trump, forced_trump, bid_pol, tabs, turn,
-                     sout, trace, hout, do_trace, stop_seat, want_trump):
+                     sout, trace, hout, do_trace, stop_seat, want_trump, bid_value):
     """Every seat bids in turn from the first bidder (the first bidder names trump first
     where the rules say so), under the hook or Max Bet when `constrained`; returns trump.
-    tabs: the KernelTables; turn: the turned-up card (-1: none). A seat hears the earlier
-    bids only where bidding is sequential.
+    tabs: the KernelTables; turn: the turned-up card (-1: none); bid_value: the scratch
+    array of that name. A seat hears the earlier bids only where bidding is sequential.
 
     stop_seat, want_trump (-1: none; a hand passes -1 for both): bid odds look at a deal
     only up to what conditions it, so the bidding stops before `stop_seat` bids, or as soon
@@ -357,7 +358,7 @@ def sequential_bids(P, rs_pol, hands, h, constrained, trump, forced_trump, bid_p
         else:
             heard_sum, heard_bits = heard_bids(P, total, bits)
             b = bid_by_rules(bid_pol[seat], rs_pol, P, lo, hi, excluded, hands[seat], h, trump,
-                             weights, seat, heard_sum, heard_bits, turn, tabs)
+                             weights, seat, heard_sum, heard_bits, turn, tabs, bid_value)
         _record(trace, hout, do_trace, L.D_BID, seat, b)
         sout[seat, S_BID] = b
         total += b
@@ -573,7 +574,7 @@ def deal_and_bid(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, bid_p
     card_suit = tabs.card_suit
     win_weight, card_rate = tabs.win_weight, tabs.card_rate
     suit_mask, strength, masks, ladder = tabs.suit_mask, tabs.strength, tabs.masks, tabs.ladder
-    (perm, hands, hands0, sout, captured, ts, won, rs_deal, rs_pol, ubid, utook, uscore,
+    (bid_value, hands, hands0, sout, captured, ts, won, rs_deal, rs_pol, ubid, utook, uscore,
      hout, trace) = scratch
     n = P[L.N_PLAYERS]
     seed_stream(rs_deal, seed, hidx, SALT_DEAL)
@@ -603,7 +604,7 @@ def deal_and_bid(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, bid_p
                 do_trace)
     else:
         trump = sequential_bids(P, rs_pol, hands, h, constrained, trump, forced_trump, bid_pol,
-                                 tabs, turn, sout, trace, hout, do_trace, -1, -1)
+                                 tabs, turn, sout, trace, hout, do_trace, -1, -1, bid_value)
     return turn, trump, maker, contract, alone, defender_alone, sitting_out, voided
 
 
@@ -623,7 +624,7 @@ def run_hand(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, play_pol,
         P, tabs, seed, hidx, h, constrained, fixed, forced_trump, bid_pol, scratch, do_trace)
     if voided:
         return
-    (perm, hands, hands0, sout, captured, ts, won, rs_deal, rs_pol, ubid, utook, uscore,
+    (bid_value, hands, hands0, sout, captured, ts, won, rs_deal, rs_pol, ubid, utook, uscore,
      hout, trace) = scratch
     n = P[L.N_PLAYERS]
     suit_mask, ladder = tabs.suit_mask, tabs.ladder

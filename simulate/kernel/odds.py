@@ -63,7 +63,7 @@ def _look(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, bid_pol, scr
     seat_out and returns the trump. Deciding the conditions this way skips the tricks of a
     deal that is rejected, and the bids from `seat` on; a trump other than want_trump (-1:
     any) ends the look as soon as it is named."""
-    (perm, hands, hands0, sout, captured, ts, won, rs_deal, rs_pol, ubid, utook, uscore, hout,
+    (bid_value, hands, hands0, sout, captured, ts, won, rs_deal, rs_pol, ubid, utook, uscore, hout,
      trace) = scratch
     seed_stream(rs_deal, seed, hidx, SALT_DEAL)
     seed_stream(rs_pol, seed, hidx, SALT_POLICY)
@@ -80,7 +80,8 @@ def _look(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, bid_pol, scr
     if 0 <= want_trump != trump and trump >= 0:
         return trump
     return sequential_bids(P, rs_pol, hands, h, constrained, trump, forced_trump, bid_pol,
-                            tabs, turn, sout, trace, hout, False, seat, want_trump)
+                            tabs, turn, sout, trace, hout, False, seat, want_trump,
+                            bid_value)
 
 
 @kernel_jit(inline=True)

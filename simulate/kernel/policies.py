@@ -146,30 +146,31 @@ def trick_moments(hand, h, t, rate):
 
 
 @kernel_jit(inline=True)
-def expected_bid_score(b, h, mean, spread, score_t):
-    """E[score | bid b] when the tricks follow a normal law (mean, spread) rounded to
-    0..h (continuity-corrected, the tails in 0 and h), scored by score_t[h, b, tricks]."""
-    total = 0.0
+def best_scoring_bid(lo, hi, excluded, h, mean, var, score_t, lower_wins, value):
+    """The bid in lo..hi (not `excluded`) with the best expected score under this
+    variant's score table for the trick estimate (mean, var); ties go to the bid nearest
+    the mean. The lowest expected score where low totals win.
+
+    E[score | bid b] takes the tricks as a normal law (mean, spread) rounded to 0..h
+    (continuity-corrected, the tails in 0 and h), scored by score_t[h, b, tricks]. value:
+    float64[>= hi + 1] scratch that receives each bid's expectation; every trick count's
+    probability is computed once for all the bids (h + 1 normal tails, not h + 1 per bid)."""
+    spread = max(math.sqrt(var), MIN_SPREAD)
+    for b in range(lo, hi + 1):
+        value[b] = 0.0
     below_t = 0.0
     for t in range(h + 1):
         upto = 1.0 if t == h else _normal_cdf((t + 0.5 - mean) / spread)
-        total += (upto - below_t) * score_t[h, b, t]
+        p = upto - below_t
         below_t = upto
-    return total
-
-
-@kernel_jit(inline=True)
-def best_scoring_bid(lo, hi, excluded, h, mean, var, score_t, lower_wins):
-    """The bid in lo..hi (not `excluded`) with the best expected score under this
-    variant's score table for the trick estimate (mean, var); ties go to the bid nearest
-    the mean. The lowest expected score where low totals win."""
-    spread = max(math.sqrt(var), MIN_SPREAD)
+        for b in range(lo, hi + 1):
+            value[b] += p * score_t[h, b, t]
     best = -1
     best_v = -1e300
     for b in range(lo, hi + 1):
         if b == excluded:
             continue
-        e = expected_bid_score(b, h, mean, spread, score_t)
+        e = value[b]
         if lower_wins:
             e = -e
         if best < 0 or e > best_v + 1e-9 or \
@@ -181,7 +182,7 @@ def best_scoring_bid(lo, hi, excluded, h, mean, var, score_t, lower_wins):
 
 @kernel_jit(inline=True)
 def bid_by_rules(pol, rs, P, lo, hi, excluded, hand, h, t, weights, seat, heard_sum, heard_bits,
-                 turn, tabs):
+                 turn, tabs, bid_value):
     """The bid of policy `pol` in lo..hi other than `excluded`, from what the seat knows:
     its hand, the trump, the sum (and, at one card, the sequence as bits) of the bids it has
     heard, and the turned-up card (-1: none).
@@ -189,7 +190,8 @@ def bid_by_rules(pol, rs, P, lo, hi, excluded, hand, h, t, weights, seat, heard_
     table at one card: the exact informed optimum (tabs.one_card) where the configuration
     has one; else the trained cell. heuristic, and the table's untrained cells: the bid with
     the best expected score under this variant's score table for the hand's trick estimate
-    (trick_moments); in team games, and for greedy and random, choose_bid's rule."""
+    (trick_moments); in team games, and for greedy and random, choose_bid's rule.
+    bid_value: float64[>= h + 1] scratch for the scoring bidder."""
     if pol == BID_TABLE and h == 1:
         oc = tabs.one_card
         if oc.shape[0] == P[N_PLAYERS] and heard_bits < oc.shape[1]:
@@ -207,7 +209,8 @@ def bid_by_rules(pol, rs, P, lo, hi, excluded, hand, h, t, weights, seat, heard_
                               tabs.suit_mask, bid_table)
     if pol >= BID_HEURISTIC and P[TEAMS] == 0:
         mean, var = trick_moments(hand, h, t, weights)
-        return best_scoring_bid(lo, hi, excluded, h, mean, var, tabs.score, P[LOWER_WINS] == 1)
+        return best_scoring_bid(lo, hi, excluded, h, mean, var, tabs.score, P[LOWER_WINS] == 1,
+                                bid_value)
     return choose_bid(min(pol, BID_HEURISTIC), rs, lo, hi, excluded, hand, h, t, weights, seat,
                       heard_sum, tabs.suit_mask, tabs.bid_table)
 
