@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from simulate.kernel.bits import popcount
+from simulate.kernel.bits import lowest_bit_index, popcount
 from simulate.kernel.deal import deal_cards, draw_card
 from simulate.kernel.jit import kernel_jit
 from simulate.kernel.policies import (
@@ -648,15 +648,21 @@ def run_hand(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, play_pol,
                 pol = play_pol[seat]
                 legal = legal_mask(hands[seat], ts, trump, broken, P[L.BREAKING_TRUMP],
                                    suit_mask, wild)
-                need = 0 if pol == L.PLAY_RANDOM else \
-                    tricks_wanted(P, seat, h, maker, contract, ladder, sout)
-                if pol == L.PLAY_PRECISION:
+                if pol != L.PLAY_RANDOM and legal & (legal - ONE) == ZERO and \
+                        not P[L.ACE_CHOICE]:
+                    # one card to play and nothing to declare: every fixed policy plays it
+                    # (a random one still draws, so its stream stays as it was)
+                    move = lowest_bit_index(legal)
+                elif pol == L.PLAY_PRECISION:
+                    need = tricks_wanted(P, seat, h, maker, contract, ladder, sout)
                     partner_winning, side_bid = precision_context(
                         P, ts, seat, leader, played, sitting_out, maker, sout, foolable)
                     move = precision_play(P, legal, hands[seat], gone, tmask, need,
                                           h - trick_no, ts, trump, partner_winning,
                                           active - played - 1, h, side_bid, tabs)
                 else:
+                    need = 0 if pol == L.PLAY_RANDOM else \
+                        tricks_wanted(P, seat, h, maker, contract, ladder, sout)
                     move = choose_play(pol, rs_pol, P, legal, need, ts, trump, eff, power, mech,
                                        tabs.srank, tabs.by_rank, tabs.beaters, foolable, aces)
                 _record(trace, hout, do_trace, L.D_PLAY, seat, move)
