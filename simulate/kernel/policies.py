@@ -78,12 +78,28 @@ def choose_trump(pol, rs, P, hand, h, win_weight):
     choice with the highest hand_weight."""
     k = P[N_TRUMP_CHOICES]
     if pol != BID_RANDOM:
-        best, best_w = P[TRUMP_CHOICE0], -1.0
+        # the (up to five) weights in one pass over the cards: five independent sums, each
+        # added in hand_weight's order, instead of five dependent chains one after another
+        t0 = P[TRUMP_CHOICE0]
+        t1 = P[TRUMP_CHOICE0 + min(1, k - 1)]
+        t2 = P[TRUMP_CHOICE0 + min(2, k - 1)]
+        t3 = P[TRUMP_CHOICE0 + min(3, k - 1)]
+        t4 = P[TRUMP_CHOICE0 + min(4, k - 1)]
+        w0 = w1 = w2 = w3 = w4 = 0.0
+        m = hand
+        while m != ZERO:
+            c = lowest_bit_index(m)
+            m &= m - ONE
+            w0 += win_weight[h, t0, c]
+            w1 += win_weight[h, t1, c]
+            w2 += win_weight[h, t2, c]
+            w3 += win_weight[h, t3, c]
+            w4 += win_weight[h, t4, c]
+        best, best_w = t0, -1.0
         for i in range(k):
-            t = P[TRUMP_CHOICE0 + i]
-            w = hand_weight(hand, h, t, win_weight)
+            w = w0 if i == 0 else w1 if i == 1 else w2 if i == 2 else w3 if i == 3 else w4
             if w > best_w:
-                best, best_w = t, w
+                best, best_w = P[TRUMP_CHOICE0 + i], w
         return best
     return P[TRUMP_CHOICE0 + below(rs, k)]
 
