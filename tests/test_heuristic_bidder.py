@@ -6,6 +6,7 @@ named as the heuristic it is."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
@@ -21,7 +22,7 @@ from simulate.tables.compile import compile_tables, record_trained_sizes, traine
 from simulate.tables.policies import FALLBACK, bid_policy_label
 
 
-def _table(h: int, exact: list[float], miss: float = 0.0) -> np.ndarray:
+def _table(h: int, exact: Sequence[float], miss: float = 0.0) -> np.ndarray:
     """score[h, bid, took]: `exact[b]` when took == bid, `miss` otherwise."""
     t = np.full((h + 1, h + 1, h + 1), miss, dtype=np.int64)
     for b in range(h + 1):
