@@ -443,7 +443,9 @@ def precision_context(P, ts, seat, first_seat, played, sitting_out, maker, sout,
         wseat = _seat_at(first_seat, wpos, sitting_out, n)
         partner_winning = wseat != seat and _unit(wseat, teams) == _unit(seat, teams)
     side_bid = 0
-    if maker < 0:
+    if maker < 0 and teams == 0:
+        side_bid = sout[seat, S_BID]
+    elif maker < 0:
         for s in range(n):
             if _unit(s, teams) == _unit(seat, teams):
                 side_bid += sout[s, S_BID]
