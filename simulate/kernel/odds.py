@@ -57,19 +57,18 @@ def _look_seats(P, seat):
 
 @kernel_jit(inline=True)
 def _look(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, bid_pol, scratch, seat,
-          want_trump):
+          want_trump, seats):
     """run_hand of a sequential or simultaneous game up to `seat`'s bid, by the same calls
     in the same order (so on the same random numbers): leaves the earlier seats' bids in
     seat_out and returns the trump. Deciding the conditions this way skips the tricks of a
     deal that is rejected, and the bids from `seat` on; a trump other than want_trump (-1:
-    any) ends the look as soon as it is named."""
+    any) ends the look as soon as it is named. seats: _look_seats(P, seat)."""
     (bid_value, hands, hands0, sout, captured, ts, won, rs_deal, rs_pol, ubid, utook, uscore, hout,
      trace) = scratch
     seed_stream(rs_deal, seed, hidx, SALT_DEAL)
     seed_stream(rs_pol, seed, hidx, SALT_POLICY)
     n = P[L.N_PLAYERS]
     reset_outputs(n, hout, sout, captured)
-    seats = _look_seats(P, seat)
     if seats < n:
         deal_cards(P, rs_deal, hands, fixed, h, seats)
         turn = -1
@@ -130,6 +129,7 @@ def run_odds(P, tabs, seed, start, count, h, constrained, fixed, forced_trump, p
     P[L.OVERRIDE_SEAT] = seat
     # conditions are looked at before the tricks are played (they are decided by then)
     look = P[L.FORM] != L.FORM_AUCTION and (want_trump >= 0 or before.shape[0] > 0 or ng > 1)
+    look_seats = _look_seats(P, seat)      # the same for every deal
     for j in range(count):
         seen[0] += 1
         g = -1
@@ -138,7 +138,7 @@ def run_odds(P, tabs, seed, start, count, h, constrained, fixed, forced_trump, p
         if look:
             P[L.OVERRIDE_BID] = bids[0]
             trump = _look(P, tabs, seed, start + j, h, constrained, fixed, forced_trump, bid_pol,
-                          scratch, seat, want_trump)
+                          scratch, seat, want_trump, look_seats)
             g = _deal_group(sout, trump, earlier, before, want_trump, ng)
             if g < 0:
                 continue
