@@ -16,8 +16,13 @@ import simulate.hands.train as train_mod
 from simulate.hands.exploit import HELD_OUT_SEED
 from simulate.hands.tournament import run_tournament
 from simulate.tables import layout as L
-from simulate.tables.compile import compile_tables, record_trained_sizes, trained_sizes
-from simulate.tables.trained import SHIPPED_DIR, table_file
+from simulate.tables.compile import (
+    compile_tables,
+    record_model,
+    record_trained_sizes,
+    trained_sizes,
+)
+from simulate.tables.trained import SHIPPED_DIR, model_sizes, table_file
 
 
 @pytest.fixture
@@ -26,9 +31,10 @@ def restored() -> Iterator[sim.Variant]:
     writes into the compiled tables other tests read)."""
     v = sim.load_variant("kings_and_fools", players=2)
     tables = compile_tables(v)
-    saved, sizes = tables.bid_table.copy(), trained_sizes(v)
+    saved, sizes, model = tables.bid_table.copy(), trained_sizes(v), tables.bid_model
     yield v
-    np.copyto(tables.bid_table, saved)
+    np.copyto(compile_tables(v).bid_table, saved)
+    record_model(v, model)
     record_trained_sizes(v, sizes)
 
 
@@ -80,12 +86,17 @@ def test_a_retrained_file_keeps_its_one_card_table(restored: sim.Variant,
                                                    tmp_path: Path) -> None:
     v = restored
     shipped = np.load(table_file(v, SHIPPED_DIR))["one_card"]
+    lines: list[str] = []
     path = train_mod.train(v, [1, 2], deals=1_000, max_iter=1, workers=1, folder=tmp_path,
-                           echo=lambda _: None, patience=1)
+                           echo=lines.append, patience=1, model_deals=4_000)
     with np.load(path) as data:
         assert np.array_equal(data["one_card"], shipped)
         assert 2 in set(data["sizes"].tolist())
         assert str(data["canonical"]) == v.canonical
+        # the learned model was trained on top (kept or not, its held-out verdict printed)
+        assert any("2 cards, model iteration 1" in line for line in lines)
+        if "bid_model" in data:
+            assert model_sizes(data["bid_model"]) == [2]
 
 
 def test_a_table_file_entrant_plays_that_files_table(tmp_path: Path) -> None:
@@ -101,6 +112,7 @@ def test_a_table_file_entrant_plays_that_files_table(tmp_path: Path) -> None:
     with np.load(copy) as data:
         arrays = {k: data[k] for k in data.files}
     arrays["bid_table"] = np.full_like(arrays["bid_table"], -1)
+    arrays.pop("bid_model", None)     # nor learned weights: the file's entrant has none
     empty = tmp_path / "empty.npz"
     np.savez_compressed(empty, **arrays)
     a = run_tournament(v, [("precision", f"table@{empty}"), ("random", "random")], 2_000,
@@ -135,7 +147,7 @@ def test_a_trained_files_card_rates_are_not_measured_again() -> None:
 
     code = ("import numpy as np, simulate as sim\n"
             "from simulate.hands.job import card_rates\n"
-            "from simulate.tables.trained import SHIPPED_DIR, table_file\n"
+            "from simulate.tables.trained import SHIPPED_DIR, model_sizes, table_file\n"
             "v = sim.load_variant('hyjack')\n"
             "rate = card_rates(v, 3)\n"
             "print(np.array_equal(rate, np.load(table_file(v, SHIPPED_DIR))['card_rate'][3]))\n")

@@ -297,8 +297,16 @@ def tournament(v: Variant, seats: str, hands: int, seed: int, hand_size: int | N
               help="Held-out deals (a seed no iteration trains on) on which every candidate "
                    "table is scored; the best is kept (default: --deals).")
 @click.option("--iterations", type=int, default=8, show_default=True,
-              help="Most self-play rounds per hand size (it stops sooner once the held-out "
-                   "score has not improved for --patience rounds).")
+              help="Most self-play rounds of the class table per hand size (it stops sooner "
+                   "once the held-out score has not improved for --patience rounds; 0 keeps "
+                   "the table as it is).")
+@click.option("--model-deals", "model_deals", type=int, default=100_000, show_default=True,
+              help="Fresh deals per seat and round for the learned model trained on top of "
+                   "the table (0: no model).")
+@click.option("--model-iterations", "model_iterations", type=int, default=3,
+              show_default=True,
+              help="Most best-response rounds of the learned model per hand size (a round "
+                   "is kept only when it gains on held-out deals).")
 @click.option("--patience", type=int, default=2, show_default=True,
               help="Rounds without a better held-out score before a hand size stops.")
 @click.option("--seed", type=int, default=None,
@@ -308,22 +316,28 @@ def tournament(v: Variant, seats: str, hands: int, seed: int, hand_size: int | N
 @click.option("--out", default=None, metavar="DIR",
               help="Folder for the table (default: the user cache, where bidlab finds it).")
 def train(v: Variant, hand_sizes: tuple[int, ...], deals: int, held_out: int | None,
-          iterations: int, patience: int, seed: int | None, workers: int | None,
-          out: str | None) -> None:
-    """Build the `table` bidder's tables for VARIANT by self-play on fresh deals, selected on
-    held-out deals, and save them."""
+          iterations: int, model_deals: int, model_iterations: int, patience: int,
+          seed: int | None, workers: int | None, out: str | None) -> None:
+    """Build the `table` bidder for VARIANT (its class tables, then its learned model) by
+    self-play on fresh deals, selected on held-out deals, and save it."""
     from simulate.hands.train import TRAIN_SEED
     from simulate.hands.train import train as run_training
 
-    if iterations < 1:
-        raise BidlabInputError(f"--iterations {iterations}: at least 1")
+    if iterations < 0 or model_iterations < 1:
+        raise BidlabInputError(f"--iterations {iterations}, --model-iterations "
+                               f"{model_iterations}: at least 0 and 1")
+    if model_deals and model_deals < 2_000:
+        raise BidlabInputError(f"--model-deals {model_deals}: 0 (no model) or at least 2000")
+    if not iterations and not model_deals:
+        raise BidlabInputError("--iterations 0 and --model-deals 0: nothing to train")
     check_dir(out)
     started = time.perf_counter()
     click.echo(f"training the table bidder for {v.canonical}")
     path = run_training(v, list(hand_sizes) or None, deals=deals, max_iter=iterations,
                         seed=TRAIN_SEED if seed is None else check_seed(seed),
                         workers=workers, folder=Path(out) if out else None, echo=click.echo,
-                        held_out=held_out, patience=patience)
+                        held_out=held_out, patience=patience, model_deals=model_deals,
+                        model_iter=model_iterations)
     click.echo(f"wrote {path} ({path.stat().st_size:,} bytes, "
                f"{time.perf_counter() - started:.0f} s)")
 

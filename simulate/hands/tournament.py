@@ -83,7 +83,7 @@ from simulate.kernel.hand import H_CONTRACT, H_MAKER, S_BID, S_SCORE, S_TRICKS
 from simulate.rules.variant import Variant
 from simulate.tables import policies
 from simulate.tables.compile import compile_tables
-from simulate.tables.trained import read_table_file
+from simulate.tables.trained import TableFile, read_table_file
 from simulate.util.checks import check_seed, positive_int, worker_count
 from simulate.util.stats import Z95
 
@@ -218,11 +218,11 @@ def seat_counts(seatings: Sequence[Sequence[int]], n_entrants: int, players: int
 
 
 def _play_table(v: Variant, h: int, hands: int, seed: int, table: Sequence[tuple[str, str]],
-                files: dict[str, np.ndarray], workers: int | None) -> Any:
+                files: dict[str, TableFile], workers: int | None) -> Any:
     """One seating's hands. A seat whose bid policy is `table@FILE` bids as the table
-    bidder reading FILE's cells for that seat (the kernel's bid table has a row per seat,
-    so each seat can hold its own entrant's table); every other seat reads this
-    configuration's own table, on the same deals."""
+    bidder reading FILE's cells and learned weights for that seat (the kernel's bid table
+    and weights have a row per seat, so each seat can hold its own entrant's); every other
+    seat reads this configuration's own, on the same deals."""
     plays = [p for p, _ in table]
     bids = ["table" if b.startswith(TABLE_FILE) else b for _, b in table]
     if not files:
@@ -230,10 +230,15 @@ def _play_table(v: Variant, h: int, hands: int, seed: int, table: Sequence[tuple
                               workers=workers)
     job = make_job(v, h, hands, seed, plays, bids, None, None, None)
     bid_table = job.tables.bid_table.copy()
+    shape = next(iter(files.values())).bid_model.shape
+    bid_model = job.tables.bid_model.copy() if job.tables.bid_model.shape == shape \
+        else np.full(shape, np.nan, dtype=np.float32)
     for s, (_, b) in enumerate(table):
         if b in files:
-            bid_table[:, s] = files[b][:, s]
-    job = dataclasses.replace(job, tables=dataclasses.replace(job.tables, bid_table=bid_table))
+            bid_table[:, s] = files[b].bid_table[:, s]
+            bid_model[:, s] = files[b].bid_model[:, s]
+    job = dataclasses.replace(job, tables=dataclasses.replace(job.tables, bid_table=bid_table,
+                                                              bid_model=bid_model))
     return SimpleNamespace(records_data=records_arrays(job, worker_count(workers)))
 
 

@@ -43,6 +43,7 @@ import numpy as np
 from simulate.errors import BidlabInputError
 from simulate.hands.job import Job, card_rates, make_job
 from simulate.hands.simulate import records_arrays
+from simulate.hands.train_model import train_model_size
 from simulate.kernel.hand import H_OVERRIDDEN, H_TRUMP, S_BID, S_SCORE
 from simulate.reference.informed import informed_one_card_optimum
 from simulate.rules.variant import Variant
@@ -195,16 +196,20 @@ def _run_records(job: Job, workers: int | None) -> tuple[np.ndarray, np.ndarray,
 def train(v: Variant, hand_sizes: list[int] | None = None, deals: int = 30_000,
           seed: int = TRAIN_SEED, max_iter: int = 8, workers: int | None = None,
           folder: Path | None = None, echo: Callable[[str], None] = print,
-          held_out: int | None = None, patience: int = PATIENCE) -> Path:
-    """Train the `table` bidder by self-play and save its tables; returns the file written.
+          held_out: int | None = None, patience: int = PATIENCE, model_deals: int = 100_000,
+          model_iter: int = 3) -> Path:
+    """Train the `table` bidder by self-play, then its learned model on top
+    (simulate.hands.train_model), and save both; returns the file written.
 
     v: the variant (per-player bidding only). hand_sizes: the sizes to train (default: every
     size of the schedule). deals: fresh deals per iteration, candidate bid and seat (at
     least 1000). seed: the training seed (every iteration's deals and the held-out deals
     derive from it). max_iter: iterations per size at most. held_out: held-out deals that
     select the table (default: `deals`). patience: stop after this many iterations without
-    a better held-out score. workers: local threads. folder: where the file goes (default:
-    the user's cache folder). echo: where progress lines go.
+    a better held-out score (max_iter 0: keep the class table as it is). model_deals: fresh
+    deals per seat and iteration for the learned model (0: no model; its held-out deals are
+    half as many); model_iter: its iterations at most. workers: local threads. folder: where
+    the file goes (default: the user's cache folder). echo: where progress lines go.
     """
     if v.bidding_form == "auction":
         raise BidlabInputError(
@@ -213,6 +218,11 @@ def train(v: Variant, hand_sizes: list[int] | None = None, deals: int = 30_000,
     sizes = sorted(set(hand_sizes or v.schedule))
     for h in sizes:
         v.check_hand_size(h)
+    if max_iter < 0 or model_iter < 1:
+        raise BidlabInputError(f"iterations={max_iter}, model iterations={model_iter}: at least "
+                               "0 and 1")
+    if model_deals and model_deals < 2_000:
+        raise BidlabInputError(f"model_deals={model_deals}: 0 (no model) or at least 2000")
     if deals < 1_000:
         raise BidlabInputError(f"deals={deals}: training needs at least 1000 deals per hand size")
     if held_out is not None and held_out < 1_000:
@@ -230,7 +240,11 @@ def train(v: Variant, hand_sizes: list[int] | None = None, deals: int = 30_000,
         if h == 1 and one_card is not None:
             card_rates(v, h)  # the kernel bids from the exact one-card table at one card
             continue
-        train_hand_size(v, h, deals, seed, max_iter, workers, echo, held_out, patience)
+        if max_iter:
+            train_hand_size(v, h, deals, seed, max_iter, workers, echo, held_out, patience)
+        if model_deals:
+            train_model_size(v, h, model_deals, seed, model_iter, workers, echo,
+                             model_deals // 2)
     # sizes trained before (loaded with the table) stay in the file beside the new ones
     kept = sorted(set(sizes) | set(trained_sizes(v)))
     return save_trained(v, compile_tables(v), kept, folder or user_dir(), one_card)

@@ -36,6 +36,7 @@ from simulate.tables.layout import (
     LOWER_WINS,
     M_FOOL,
     M_IF_LED,
+    MODEL_TRUMP_CAP,
     N_PLAYERS,
     N_TRUMP_CHOICES,
     PLAY_GREEDY,
@@ -197,6 +198,48 @@ def best_scoring_bid(lo, hi, excluded, h, mean, var, score_t, lower_wins, value)
 
 
 @kernel_jit(inline=True)
+def model_bid(lo, hi, excluded, hand, h, t, seat, heard_sum, rate, suit_mask, model, label):
+    """The bid in lo..hi (not `excluded`) with the largest predicted signed score under the
+    learned bidder's weights (simulate.tables.bid_model: the same active columns), or -1
+    where no allowed bid has weights. Ties go to the lower bid."""
+    H = model.shape[0] - 1
+    if h > H:
+        return -1
+    F = model.shape[4]
+    strength0 = F - (H + 1) * (MODEL_TRUMP_CAP + 2)
+    held0 = strength0 - (H + 2)
+    est = hand_weight(hand, h, t, rate)
+    k = min(np.int64(2.0 * est), 2 * H + 1) // 2
+    if t < 4:
+        held = min(popcount(hand & suit_mask[t, t]), h)
+        col_held = held0 + held
+        col_strength = strength0 + min(k, h) * (MODEL_TRUMP_CAP + 2) + min(held,
+                                                                           MODEL_TRUMP_CAP)
+    else:           # no trump: its own columns
+        col_held = held0 + H + 1
+        col_strength = strength0 + min(k, h) * (MODEL_TRUMP_CAP + 2) + MODEL_TRUMP_CAP + 1
+    g = min(heard_sum, model.shape[2] - 1)
+    best = np.int64(-1)
+    best_v = 0.0
+    for b in range(lo, hi + 1):
+        if b == excluded:
+            continue
+        w = model[h, seat, g, b]
+        v = np.float64(w[col_held]) + np.float64(w[col_strength])
+        if math.isnan(v):
+            continue
+        m = hand
+        while m != ZERO:
+            c = lowest_bit_index(m)
+            m &= m - ONE
+            v += np.float64(w[label[t, c]])
+        if best < 0 or v > best_v:
+            best = np.int64(b)
+            best_v = v
+    return best
+
+
+@kernel_jit(inline=True)
 def bid_by_rules(pol, rs, P, lo, hi, excluded, hand, h, t, weights, seat, heard_sum, heard_bits,
                  turn, tabs, bid_value):
     """The bid of policy `pol` in lo..hi other than `excluded`, from what the seat knows:
@@ -204,7 +247,8 @@ def bid_by_rules(pol, rs, P, lo, hi, excluded, hand, h, t, weights, seat, heard_
     heard, and the turned-up card (-1: none).
 
     table at one card: the exact informed optimum (tabs.one_card) where the configuration
-    has one; else the trained cell. heuristic, and the table's untrained cells: the bid with
+    has one; else the learned model (model_bid) where this size has one; else the trained
+    cell. heuristic, and the table's untrained cells: the bid with
     the best expected score under this variant's score table for the hand's trick estimate
     (trick_moments); in team games, and for greedy and random, choose_bid's rule.
     bid_value: float64[>= h + 1] scratch for the scoring bidder."""
@@ -217,6 +261,10 @@ def bid_by_rules(pol, rs, P, lo, hi, excluded, hand, h, t, weights, seat, heard_
             if b >= 0 and lo <= b <= hi and b != excluded:
                 return np.int64(b)
     if pol == BID_TABLE:
+        b = model_bid(lo, hi, excluded, hand, h, t, seat, heard_sum, weights, tabs.suit_mask,
+                      tabs.bid_model, tabs.model_label)
+        if b >= 0:
+            return b
         bid_table = tabs.bid_table
         cls = hand_class(hand, h, t, weights, tabs.suit_mask, bid_table.shape[2])
         trained = bid_table[h, seat, cls[0], cls[1], min(heard_sum, bid_table.shape[4] - 1)]

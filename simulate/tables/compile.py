@@ -30,8 +30,9 @@ from simulate.rules.codes import (
 from simulate.rules.expr import evaluate_grid
 from simulate.rules.variant import Variant
 from simulate.tables import layout as L
+from simulate.tables.bid_model import NO_MODEL, model_labels, weights_shape
 from simulate.tables.bidder import get_card_rate, set_card_rate
-from simulate.tables.trained import load_one_card, load_trained
+from simulate.tables.trained import load_model, load_one_card, load_trained
 from simulate.util.memo import KeyedCache
 
 # rules-file value -> code (the codes' member names are the values upper-cased)
@@ -74,6 +75,8 @@ class KernelTables(NamedTuple):
     card_rate: np.ndarray
     bid_table: np.ndarray
     one_card: np.ndarray
+    bid_model: np.ndarray
+    model_label: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -107,6 +110,10 @@ class RuleTables:
     one_card: np.ndarray     # int8[n, 2**(n-1), U, D] exact one-card bid by (seat, earlier
                              # bids as bits in bidding order, turned-up card + 1 (U = D + 1) or
                              # 0 (U = 1: fixed trump), card); shape (1, 1, 1, 1) = none
+    bid_model: np.ndarray    # float32[H+1, n, G, B+1, F] learned bidder weights by (hand size,
+                             # seat, sum of heard bids, bid, column); NaN = none; shape
+                             # (1, 1, 1, 1, 1) = no size has one (simulate.tables.bid_model)
+    model_label: np.ndarray  # int64[5, D] the model's card-name column per trump and card
 
 
     def as_tuple(self) -> KernelTables:
@@ -115,7 +122,8 @@ class RuleTables:
                             self.strength, self.win_weight, self.score, self.lose_bonus,
                             self.as_exact, self.all_exact, self.defenders, self.ladder,
                             self.card_suit, self.srank, self.by_rank, self.beaters,
-                            self.lead_beaters, self.card_rate, self.bid_table, self.one_card)
+                            self.lead_beaters, self.card_rate, self.bid_table, self.one_card,
+                            self.bid_model, self.model_label)
 
 
 def compile_tables(v: Variant) -> RuleTables:
@@ -135,6 +143,20 @@ def record_one_card(v: Variant, one_card: np.ndarray) -> None:
     _tables.put(v.canonical, dataclasses.replace(compile_tables(v), one_card=one_card))
 
 
+def model_shape(v: Variant, tables: RuleTables) -> tuple[int, ...]:
+    """The shape of this configuration's learned-bidder weights (simulate.tables.bid_model)."""
+    return weights_shape(v.players, tables.score.shape[0] - 1, tables.score.shape[1] - 1,
+                         int(tables.model_label.max()) + 1)
+
+
+def record_model(v: Variant, bid_model: np.ndarray) -> None:
+    """Use these learned-bidder weights for `v` from now on (after fitting them in-process;
+    NO_MODEL: none)."""
+    if bid_model.shape not in (model_shape(v, compile_tables(v)), NO_MODEL.shape):
+        raise ValueError("learned-bidder weights of another shape")
+    _tables.put(v.canonical, dataclasses.replace(compile_tables(v), bid_model=bid_model))
+
+
 def record_trained_sizes(v: Variant, sizes: list[int]) -> None:
     """Note that `v` now has trained bid tables for `sizes` (after training it in-process)."""
     _trained_sizes.put(v.canonical, sorted(set(sizes)))
@@ -150,6 +172,9 @@ def _compile_with_bidder_data(v: Variant) -> RuleTables:
     one_card = load_one_card(v)
     if one_card is not None:
         tables = dataclasses.replace(tables, one_card=one_card)
+    model = load_model(v, model_shape(v, tables))
+    if model is not None:
+        tables = dataclasses.replace(tables, bid_model=model)
     for h in sizes:
         set_card_rate(v.canonical, h, tables.card_rate[h])
     _trained_sizes.put(v.canonical, sizes)
@@ -269,7 +294,7 @@ def _compile(v: Variant) -> RuleTables:
                       lose_bonus, as_exact, all_exact, defenders, ladder, card_suit, srank,
                       by_rank, beaters, lead_beaters, win_weight.copy(),
                       np.full((H + 1, n, 2 * H + 2, H + 1, H + 2), -1, dtype=np.int8),
-                      NO_ONE_CARD)
+                      NO_ONE_CARD, NO_MODEL, model_labels(v))
 
 
 def _lead_beaters(v: Variant, mech: np.ndarray, beaters: np.ndarray) -> np.ndarray:

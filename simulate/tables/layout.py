@@ -95,6 +95,10 @@ D_ALONE = int(DecisionKind.ALONE)
 D_DEFEND_ALONE = int(DecisionKind.DEFEND_ALONE)
 D_PLAY = int(DecisionKind.PLAY)
 
+# the learned bidder (simulate.tables.bid_model): trumps above this share the strength x
+# trumps column
+MODEL_TRUMP_CAP = 6
+
 # policies
 PLAY_RANDOM, PLAY_GREEDY, PLAY_PRECISION = 0, 1, 2
 BID_RANDOM, BID_GREEDY, BID_HEURISTIC, BID_TABLE = 0, 1, 2, 3

@@ -11,12 +11,13 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
 from simulate.errors import BidlabInputError
 from simulate.rules.variant import Variant
+from simulate.tables.bid_model import weights_shape
 from simulate.util.files import write_atomically
 from simulate.util.paths import cache_dir
 
@@ -83,11 +84,29 @@ def load_one_card(v: Variant) -> np.ndarray | None:
     return None
 
 
+def load_model(v: Variant, shape: tuple[int, ...]) -> np.ndarray | None:
+    """The learned bidder's weights (simulate.tables.bid_model) of exactly this
+    configuration from its trained file (shipped folder first, then the user's), or None
+    where the file has none of this shape."""
+    for data in _trained_files(v):
+        if "bid_model" in data and data["bid_model"].shape == shape:
+            return np.asarray(data["bid_model"], dtype=np.float32)
+    return None
+
+
+def model_sizes(bid_model: np.ndarray) -> list[int]:
+    """The hand sizes with any learned-bidder weights."""
+    if bid_model.shape[0] <= 1:
+        return []
+    trained = ~np.isnan(bid_model).all(axis=tuple(range(1, bid_model.ndim)))
+    return [int(h) for h in np.flatnonzero(trained)]
+
+
 def save_trained(v: Variant, tables: RuleTables, sizes: list[int], folder: Path,
                  one_card: np.ndarray | None = None) -> Path:
-    """Write the bid tables and card rates of `sizes`, and the exact one-card table (given,
-    or the tables' own where they hold one), to this configuration's file in `folder`
-    (atomically); return its path."""
+    """Write the bid tables and card rates of `sizes`, the learned bidder's weights where
+    the tables hold any, and the exact one-card table (given, or the tables' own where they
+    hold one), to this configuration's file in `folder` (atomically); return its path."""
     if one_card is None and tables.one_card.shape[0] == v.players:
         one_card = tables.one_card
 
@@ -98,19 +117,28 @@ def save_trained(v: Variant, tables: RuleTables, sizes: list[int], folder: Path,
             "card_rate": tables.card_rate}
         if one_card is not None:
             arrays["one_card"] = one_card
+        if model_sizes(tables.bid_model):
+            arrays["bid_model"] = tables.bid_model
         with open(tmp, "wb") as fh:
             np.savez_compressed(fh, **arrays)  # type: ignore[arg-type]
 
     return write_atomically(table_file(v, folder), write)
 
 
+class TableFile(NamedTuple):
+    """A trained file's bidder as a tournament entrant reads it."""
+
+    bid_table: np.ndarray   # int8, the shape of RuleTables.bid_table (-1: untrained)
+    bid_model: np.ndarray   # float32, the configuration's learned-bidder shape (NaN: none)
+
+
 def read_table_file(v: Variant, path: Path, tables: RuleTables,
-                    hand_sizes: Sequence[int]) -> np.ndarray:
-    """The bid table (int8, the shape of tables.bid_table) in the trained file at `path`,
-    for playing it beside this configuration's own table (a tournament entrant
-    `table@FILE`). The file must be of exactly this configuration and format, and its card
-    rates must equal the tables' at `hand_sizes` wherever the file trains them: the kernel
-    reads one set of card rates, and the table's hand classes are made of them. Raises
+                    hand_sizes: Sequence[int]) -> TableFile:
+    """The bid table and learned-bidder weights in the trained file at `path`, for playing
+    them beside this configuration's own (a tournament entrant `table@FILE`). The file must
+    be of exactly this configuration and format, and its card rates must equal the tables'
+    at `hand_sizes` wherever the file trains them: the kernel reads one set of card rates,
+    and the table's hand classes and the model's columns are made of them. Raises
     BidlabInputError otherwise."""
     try:
         with np.load(path, allow_pickle=False) as data:
@@ -136,4 +164,9 @@ def read_table_file(v: Variant, path: Path, tables: RuleTables,
     out = np.full_like(tables.bid_table, -1)
     for h in sizes:
         out[h] = table[h]
-    return out
+    shape = weights_shape(v.players, tables.score.shape[0] - 1, tables.score.shape[1] - 1,
+                          int(tables.model_label.max()) + 1)
+    model = arrays.get("bid_model")
+    if model is None or model.shape != shape:
+        model = np.full(shape, np.nan, dtype=np.float32)
+    return TableFile(out, np.asarray(model, dtype=np.float32))

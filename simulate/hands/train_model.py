@@ -1,0 +1,186 @@
+"""Training the learned bidder (simulate.tables.bid_model) by iterated best response on fresh
+deals, each step accepted only on held-out deals.
+
+For one hand size, starting from the configuration's current bidder (its learned weights
+where it has them, else its class table, else the heuristic), iterate:
+
+  fit      Deal `deals` FRESH deals (a new seed per iteration). For every seat play each
+           candidate bid on every deal (simulate.hands.forced.forced_run: everyone else on
+           the current bidder, common random numbers), and fit, per (seat, sum of the heard
+           bids capped at H + 1) group, one ridge regression per bid of the seat's
+           signed score on the hand's model columns. A group with fewer than MIN_GROUP deals
+           (or none) uses the seat's fit over all its deals. The candidate is then the best response
+           to the current field as far as the model can tell.
+  judge    On HELD-OUT deals (a seed no iteration deals from), every seat again plays every
+           candidate bid against the current field; the candidate's gain is, per deal, the
+           mean over seats of (score of the candidate's bid - score of the current bidder's
+           own bid), signed so that larger is better: the held-out value of deviating to the
+           candidate, one seat at a time, measured on outcomes of exactly those bids.
+  accept   the candidate when that gain is positive; it becomes the field of the next
+           iteration. Stop after `patience` rejections in a row or `max_iter` iterations.
+
+Nothing is decided on the training deals' own fit. The weights live in the tables (and in the
+trained file once saved); the kernel bids from them wherever a size has them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from simulate.hands.exploit import natural_bids
+from simulate.hands.forced import ForcedRun, forced_run
+from simulate.hands.job import card_rates
+from simulate.rules.variant import Variant
+from simulate.tables.bid_model import active_columns, design_matrix, predict
+from simulate.tables.compile import compile_tables, model_shape, record_model
+
+RIDGE = 1.0         # ridge penalty per weight, in squared points
+MIN_GROUP = 2_000   # deals a (seat, heard-bids) group needs for a fit of its own
+MIN_ROWS = 200      # deals a bid needs in a group before it gets weights
+PATIENCE = 1        # rejected candidates in a row before stopping
+
+
+def model_iteration_seed(seed: int, hand_size: int, iteration: int) -> int:
+    """The seed of the fresh deals the model of one iteration (0-based) is fitted on."""
+    return _derive(f"bidlab-model:{seed}:{hand_size}:{iteration}")
+
+
+def model_held_out_seed(seed: int, hand_size: int) -> int:
+    """The seed of the held-out deals that judge every candidate of one hand size."""
+    return _derive(f"bidlab-model-held-out:{seed}:{hand_size}")
+
+
+def _derive(text: str) -> int:
+    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "little") >> 1
+
+
+def ridge(x: np.ndarray, y: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """float64[B, F]: per column of y (a bid), the ridge coefficients of y on x over `rows`
+    where y is not NaN; NaN rows for a bid with fewer than MIN_ROWS such deals. The normal
+    equations share one X'X per group, less the few rows a bid is forbidden on."""
+    xr, yr = x[rows], y[rows]
+    played = ~np.isnan(yr)
+    gram = xr.T @ xr
+    rhs = xr.T @ np.where(played, yr, 0.0)
+    eye = RIDGE * np.eye(x.shape[1])
+    out = np.full((y.shape[1], x.shape[1]), np.nan)
+    for k in range(y.shape[1]):
+        if played[:, k].sum() < MIN_ROWS:
+            continue
+        gone = xr[~played[:, k]]
+        out[k] = np.linalg.solve(gram - gone.T @ gone + eye, rhs[:, k])
+    return out
+
+
+@dataclass(frozen=True)
+class SeatData:
+    """One seat's forced run with its model columns and heard-bid groups."""
+
+    run: ForcedRun
+    columns: np.ndarray     # int64[N, h + 2] active model columns
+    group: np.ndarray       # int64[N] sum of heard bids, capped at H + 1 (0: none heard)
+
+
+def seat_data(v: Variant, h: int, seat: int, deals: int, seed: int,
+              workers: int | None) -> SeatData:
+    """Every candidate bid of `seat` on `deals` deals of `seed`, the rest on the current
+    bidder, with the hands' model columns."""
+    tables = compile_tables(v)
+    run = forced_run(v, h, seat, deals, seed=seed, workers=workers)
+    H = tables.score.shape[0] - 1
+    cols = active_columns(tables.model_label, tables.card_rate[h], tables.suit_mask, h, H,
+                          run.masks, run.trumps)
+    group = np.minimum(run.prev, H + 1) if run.earlier else np.zeros(run.deals, np.int64)
+    return SeatData(run, cols, group.astype(np.int64))
+
+
+def fit_seat(v: Variant, data: SeatData) -> np.ndarray:
+    """float32[G, B+1, F]: one seat's weights at data's hand size (NaN where none)."""
+    shape = model_shape(v, compile_tables(v))
+    out = np.full(shape[2:], np.nan)
+    x = design_matrix(data.columns, shape[4])
+    y = data.run.signed()
+    bids = data.run.bids
+    pooled = ridge(x, y, np.ones(len(x), np.bool_))
+    # every group a seat can hear gets weights (its own fit, or the seat's over all deals),
+    # so the kernel never falls back to the class table for a sum these deals missed
+    for g in range(shape[2] if data.run.earlier else 1):
+        rows = data.group == g
+        out[g][bids] = ridge(x, y, rows) if rows.sum() >= MIN_GROUP else pooled
+    return out.astype(np.float32)
+
+
+def model_choice(weights: np.ndarray, data: SeatData) -> np.ndarray:
+    """int64[N]: the index (into data.run.bids) of the bid the weights (float32[G, B+1, F],
+    one seat) choose on each deal, among the bids allowed there (-1: none has weights), as
+    the kernel's model_bid chooses (the largest prediction, ties to the lower bid)."""
+    bids = data.run.bids
+    out = np.full(data.run.deals, -1, np.int64)
+    for g in np.unique(data.group):
+        rows = np.flatnonzero(data.group == g)
+        pred = predict(weights[g][bids], data.columns[rows])
+        pred = np.where(np.isnan(data.run.scores[rows]) | np.isnan(pred), -np.inf, pred)
+        best = np.argmax(pred, axis=1)
+        out[rows] = np.where(np.isfinite(pred[np.arange(len(rows)), best]), best, -1)
+    return out
+
+
+def deviation_gain(v: Variant, h: int, candidate: np.ndarray, deals: int, seed: int,
+                   workers: int | None) -> tuple[float, float, int]:
+    """(mean gain, its standard error, deals): the held-out value of each seat deviating
+    from the current bidder to `candidate` (float32[n, G, B+1, F] at size h), see the module
+    notes."""
+    natural = natural_bids(v, h, deals, seed, workers=workers)
+    per_deal = np.zeros(deals)
+    for seat in range(v.players):
+        data = seat_data(v, h, seat, deals, seed, workers)
+        y = data.run.signed()
+        rows = np.arange(deals)
+        own = y[rows, natural[:, seat] - data.run.bids[0]]
+        k = model_choice(candidate[seat], data)
+        new = np.where(k >= 0, y[rows, np.maximum(k, 0)], own)
+        per_deal += np.nan_to_num(new - own) / v.players
+    return (float(per_deal.mean()), float(per_deal.std(ddof=1) / math.sqrt(deals)), deals)
+
+
+def train_model_size(v: Variant, h: int, deals: int, seed: int, max_iter: int,
+                     workers: int | None, echo: Callable[[str], None],
+                     held_out: int | None = None, patience: int = PATIENCE) -> list[dict]:
+    """Train the learned bidder at hand size h in place (see the module notes); returns one
+    record per iteration (seed, held-out gain and its standard error, accepted)."""
+    card_rates(v, h)
+    tables = compile_tables(v)
+    shape = model_shape(v, tables)
+    model = tables.bid_model.copy() if tables.bid_model.shape == shape \
+        else np.full(shape, np.nan, dtype=np.float32)
+    check = model_held_out_seed(seed, h)
+    held_n = held_out or deals
+    history: list[dict] = []
+    rejected = 0
+    for it in range(max_iter):
+        it_seed = model_iteration_seed(seed, h, it)
+        if it_seed == check:
+            raise RuntimeError("a training seed equals the held-out seed")
+        candidate = np.stack([fit_seat(v, seat_data(v, h, s, deals, it_seed, workers))
+                              for s in range(v.players)])
+        gain, se, n = deviation_gain(v, h, candidate, held_n, check, workers)
+        accepted = gain > 0
+        if accepted:
+            model[h] = candidate
+            record_model(v, model)
+            rejected = 0
+        else:
+            rejected += 1
+        history.append({"iteration": it + 1, "seed": it_seed, "gain": gain, "se": se,
+                        "held_out": n, "accepted": accepted})
+        echo(f"  {h} cards, model iteration {it + 1}: fitted on {deals} fresh deals per seat; "
+             f"held-out gain of deviating to it {gain:+.4f} ± {2 * se:.4f} per seat-hand "
+             f"({n} deals): {'accepted' if accepted else 'rejected'}")
+        if rejected >= patience:
+            break
+    return history

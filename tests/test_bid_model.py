@@ -1,0 +1,192 @@
+"""The learned bidder (simulate.tables.bid_model, simulate.hands.train_model): the kernel bids
+exactly what the fitted weights predict, seat by seat, under the hook and with simultaneous
+bids; the ridge fit recovers a linear law; training keeps only candidates that gain on
+held-out deals; trained files carry the weights."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import simulate as sim
+import simulate.hands.train_model as tm
+import simulate.tables.trained as trained_mod
+from simulate.hands.exploit import natural_bids
+from simulate.hands.player import Player
+from simulate.tables.bid_model import NO_MODEL, active_columns, design_matrix, predict
+from simulate.tables.compile import compile_tables, model_shape, record_model
+from simulate.tables.trained import load_model, model_sizes, save_trained, table_file
+
+
+@pytest.fixture
+def oh_hell_3p() -> Iterator[sim.Variant]:
+    """Classic Oh Hell with 3 players (sequential bids, the dealer's hook), its in-process
+    learned weights put back after the test (fitting writes into the compiled tables other
+    tests read)."""
+    v = sim.load_variant("oh_hell", players=3)
+    saved = compile_tables(v).bid_model
+    yield v
+    record_model(v, saved)
+
+
+@pytest.fixture
+def hoffer_3p() -> Iterator[sim.Variant]:
+    """Hoffer with 3 players (simultaneous bids), its learned weights put back after."""
+    v = sim.load_variant("hoffer", players=3)
+    saved = compile_tables(v).bid_model
+    yield v
+    record_model(v, saved)
+
+
+def _fit_and_use(v: sim.Variant, h: int, deals: int, seed: int) -> np.ndarray:
+    cand = np.stack([tm.fit_seat(v, tm.seat_data(v, h, s, deals, seed, 1))
+                     for s in range(v.players)])
+    model = np.full(model_shape(v, compile_tables(v)), np.nan, np.float32)
+    model[h] = cand
+    record_model(v, model)
+    return cand
+
+
+@pytest.mark.parametrize("fixture", ["oh_hell_3p", "hoffer_3p"])
+def test_the_kernel_bids_what_the_weights_predict(fixture: str,
+                                                  request: pytest.FixtureRequest) -> None:
+    v: sim.Variant = request.getfixturevalue(fixture)
+    h = 4
+    cand = _fit_and_use(v, h, 6_000, seed=11)
+    nat = natural_bids(v, h, 3_000, 77, workers=1)
+    for s in range(v.players):
+        data = tm.seat_data(v, h, s, 3_000, 77, 1)
+        k = tm.model_choice(cand[s], data)
+        assert (k >= 0).all()
+        assert np.array_equal(data.run.bids[k], nat[:, s]), f"seat {s}"
+        if v.bidding_form == "simultaneous":
+            assert not data.run.earlier and (data.group == 0).all()
+    # the dealer's model never names the hook's forbidden bid, and sometimes wanted it
+    dealer = tm.seat_data(v, h, v.players - 1, 3_000, 77, 1)
+    if v.name == "oh_hell":
+        forbidden = np.isnan(dealer.run.scores).any(axis=1)
+        assert forbidden.any()
+        assert not np.isnan(dealer.run.scores[np.arange(3_000),
+                                              tm.model_choice(cand[-1], dealer)]).any()
+    # one decision at a time (the Player) reads the same weights; Hoffer's dealer names
+    # trump, so each hand is asked under its deal's trump (no earlier bid is heard)
+    if v.bidding_form == "simultaneous":
+        player = Player(v, h)
+        for s in range(v.players):
+            data = tm.seat_data(v, h, s, 40, 77, 1)
+            for i in range(40):
+                mask = int(data.run.masks[i])
+                hand = [c for c in range(len(v.cards)) if mask >> c & 1]
+                assert player.bid(s, hand, trump=int(data.run.trumps[i])) == nat[i, s]
+
+
+def test_a_size_without_weights_bids_from_the_class_table(oh_hell_3p: sim.Variant) -> None:
+    v = oh_hell_3p
+    record_model(v, NO_MODEL)
+    before = natural_bids(v, 5, 2_000, 5, workers=1)
+    _fit_and_use(v, 4, 4_000, seed=3)          # weights at 4 cards only
+    assert np.array_equal(natural_bids(v, 5, 2_000, 5, workers=1), before)
+    assert not np.array_equal(natural_bids(v, 4, 2_000, 5, workers=1),
+                              _without_model(v, 4, 2_000, 5))
+
+
+def _without_model(v: sim.Variant, h: int, deals: int, seed: int) -> np.ndarray:
+    kept = compile_tables(v).bid_model
+    record_model(v, NO_MODEL)
+    try:
+        return natural_bids(v, h, deals, seed, workers=1)
+    finally:
+        record_model(v, kept)
+
+
+def test_columns_and_prediction_follow_the_layout() -> None:
+    v = sim.load_variant("oh_hell")
+    tables = compile_tables(v)
+    H, h = tables.score.shape[0] - 1, 3
+    mask = sum(1 << v.cards.names.index(c) for c in ("AS", "KS", "2H"))
+    cols = active_columns(tables.model_label, tables.card_rate[h], tables.suit_mask, h, H,
+                          np.array([mask], np.uint64), np.array([0]))[0]
+    labels = tables.model_label[0]
+    assert labels[v.cards.names.index("AS")] != labels[v.cards.names.index("AH")]   # trump A
+    assert labels[v.cards.names.index("2H")] == labels[v.cards.names.index("2D")]   # side 2
+    assert sorted(cols[:3].tolist()) == sorted(labels[v.cards.names.index(c)]
+                                               for c in ("AS", "KS", "2H"))
+    n_labels = int(tables.model_label.max()) + 1
+    assert cols[3] == n_labels + 2                                     # two trumps held
+    x = design_matrix(cols[None, :], model_shape(v, tables)[4])
+    assert x.sum() == h + 2
+    w = np.arange(2 * x.shape[1], dtype=np.float32).reshape(2, -1)
+    assert np.allclose(predict(w, cols[None, :])[0], w.astype(float) @ x[0])
+
+
+def test_ridge_recovers_a_linear_law_and_skips_forbidden_rows() -> None:
+    rng = np.random.default_rng(0)
+    x = rng.integers(0, 2, size=(5_000, 6)).astype(float)
+    true = np.array([[1.0, -2.0, 0.5, 3.0, 0.0, 1.5], [0.0, 1.0, 1.0, -1.0, 2.0, 0.5]])
+    y = x @ true.T + rng.normal(0, 0.01, size=(5_000, 2))
+    y[:300, 1] = np.nan                       # bid 1 forbidden on some deals
+    y[300:, 1] = (x[300:] @ true[1])
+    coef = tm.ridge(x, y, np.ones(5_000, np.bool_))
+    assert np.allclose(coef, true, atol=0.01)
+    few = tm.ridge(x, y, np.arange(5_000) < 100)
+    assert np.isnan(few).all()                 # under MIN_ROWS deals: no weights
+
+
+def test_a_candidate_that_loses_on_held_out_deals_is_rejected(
+        oh_hell_3p: sim.Variant, monkeypatch: pytest.MonkeyPatch) -> None:
+    v, h = oh_hell_3p, 4
+    record_model(v, NO_MODEL)
+    shape = model_shape(v, compile_tables(v))
+
+    def always_bid_everything(v: sim.Variant, data: tm.SeatData) -> np.ndarray:
+        w = np.zeros(shape[2:], np.float32)
+        w[:, h] = 100.0            # every column favours bidding all four tricks
+        return w
+
+    seeds: list[int] = []
+    real = tm.seat_data
+
+    def spy(v, h, seat, deals, seed, workers):  # type: ignore[no-untyped-def]
+        seeds.append(seed)
+        return real(v, h, seat, deals, seed, workers)
+
+    monkeypatch.setattr(tm, "fit_seat", always_bid_everything)
+    monkeypatch.setattr(tm, "seat_data", spy)
+    history = tm.train_model_size(v, h, 2_000, 5, 3, 1, lambda _: None, held_out=2_000,
+                                  patience=2)
+    assert [it["accepted"] for it in history] == [False, False]
+    assert all(it["gain"] + 2 * it["se"] < 0 for it in history)
+    assert compile_tables(v).bid_model.shape == NO_MODEL.shape      # nothing recorded
+    check = tm.model_held_out_seed(5, h)
+    assert check in seeds and set(seeds) - {check} == {tm.model_iteration_seed(5, h, i)
+                                                        for i in range(2)}
+
+
+def test_a_fitted_candidate_gains_on_held_out_deals_and_is_kept(
+        oh_hell_3p: sim.Variant) -> None:
+    """Against the class table, the model fitted on fresh deals gains when judged on other
+    deals (3 players, 5 cards, fixed seeds)."""
+    v, h = oh_hell_3p, 5
+    record_model(v, NO_MODEL)
+    history = tm.train_model_size(v, h, 20_000, 1, 1, 1, lambda _: None, held_out=10_000)
+    assert history[0]["accepted"] and history[0]["gain"] > 2 * history[0]["se"]
+    assert model_sizes(compile_tables(v).bid_model) == [h]
+
+
+def test_a_trained_file_carries_the_weights(oh_hell_3p: sim.Variant, tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    v = oh_hell_3p
+    cand = _fit_and_use(v, 3, 3_000, seed=2)
+    tables = compile_tables(v)
+    assert model_sizes(tables.bid_model) == [3]
+    path = save_trained(v, tables, [3], tmp_path)
+    assert path == table_file(v, tmp_path)
+    monkeypatch.setattr(trained_mod, "SHIPPED_DIR", tmp_path / "none")
+    monkeypatch.setattr(trained_mod, "user_dir", lambda: tmp_path)
+    shape = model_shape(v, tables)
+    loaded = load_model(v, shape)
+    assert loaded is not None and np.array_equal(loaded[3], cand, equal_nan=True)
+    assert load_model(v, (1, *shape[1:])) is None    # weights of another shape are not read
