@@ -116,10 +116,10 @@ def test_columns_and_prediction_follow_the_layout() -> None:
                                                for c in ("AS", "KS", "2H"))
     n_labels = int(tables.model_label.max()) + 1
     assert cols[3] == n_labels + 2                                     # two trumps held
-    x = design_matrix(cols[None, :], model_shape(v, tables)[4])
+    x = design_matrix(cols[None, :], model_shape(v, tables)[3])
     assert x.sum() == h + 2
-    w = np.arange(2 * x.shape[1], dtype=np.float32).reshape(2, -1)
-    assert np.allclose(predict(w, cols[None, :])[0], w.astype(float) @ x[0])
+    w = np.arange(2 * x.shape[1], dtype=np.float32).reshape(-1, 2)     # [F, 2 bids]
+    assert np.allclose(predict(w, cols[None, :])[0], x[0] @ w.astype(float))
 
 
 def test_ridge_recovers_a_linear_law_and_skips_forbidden_rows() -> None:
@@ -142,8 +142,8 @@ def test_a_candidate_that_loses_on_held_out_deals_is_rejected(
     shape = model_shape(v, compile_tables(v))
 
     def always_bid_everything(v: sim.Variant, data: tm.SeatData) -> np.ndarray:
-        w = np.zeros(shape[2:], np.float32)
-        w[:, h] = 100.0            # every column favours bidding all four tricks
+        w = np.zeros((shape[2], shape[3], shape[4]), np.float32)
+        w[:, :, h] = 100.0         # every column favours bidding all four tricks
         return w
 
     seeds: list[int] = []

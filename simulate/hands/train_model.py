@@ -100,10 +100,10 @@ def seat_data(v: Variant, h: int, seat: int, deals: int, seed: int,
 
 
 def fit_seat(v: Variant, data: SeatData) -> np.ndarray:
-    """float32[G, B+1, F]: one seat's weights at data's hand size (NaN where none)."""
+    """float32[G, F, B+1]: one seat's weights at data's hand size (NaN where none)."""
     shape = model_shape(v, compile_tables(v))
-    out = np.full(shape[2:], np.nan)
-    x = design_matrix(data.columns, shape[4])
+    out = np.full((shape[2], shape[4], shape[3]), np.nan)       # [G, B+1, F] while fitting
+    x = design_matrix(data.columns, shape[3])
     y = data.run.signed()
     bids = data.run.bids
     pooled = ridge(x, y, np.ones(len(x), np.bool_))
@@ -112,18 +112,18 @@ def fit_seat(v: Variant, data: SeatData) -> np.ndarray:
     for g in range(shape[2] if data.run.earlier else 1):
         rows = data.group == g
         out[g][bids] = ridge(x, y, rows) if rows.sum() >= MIN_GROUP else pooled
-    return out.astype(np.float32)
+    return np.ascontiguousarray(out.transpose(0, 2, 1), dtype=np.float32)
 
 
 def model_choice(weights: np.ndarray, data: SeatData) -> np.ndarray:
-    """int64[N]: the index (into data.run.bids) of the bid the weights (float32[G, B+1, F],
+    """int64[N]: the index (into data.run.bids) of the bid the weights (float32[G, F, B+1],
     one seat) choose on each deal, among the bids allowed there (-1: none has weights), as
     the kernel's model_bid chooses (the largest prediction, ties to the lower bid)."""
     bids = data.run.bids
     out = np.full(data.run.deals, -1, np.int64)
     for g in np.unique(data.group):
         rows = np.flatnonzero(data.group == g)
-        pred = predict(weights[g][bids], data.columns[rows])
+        pred = predict(weights[g][:, bids], data.columns[rows])
         pred = np.where(np.isnan(data.run.scores[rows]) | np.isnan(pred), -np.inf, pred)
         best = np.argmax(pred, axis=1)
         out[rows] = np.where(np.isfinite(pred[np.arange(len(rows)), best]), best, -1)
@@ -133,7 +133,7 @@ def model_choice(weights: np.ndarray, data: SeatData) -> np.ndarray:
 def deviation_gain(v: Variant, h: int, candidate: np.ndarray, deals: int, seed: int,
                    workers: int | None) -> tuple[float, float, int]:
     """(mean gain, its standard error, deals): the held-out value of each seat deviating
-    from the current bidder to `candidate` (float32[n, G, B+1, F] at size h), see the module
+    from the current bidder to `candidate` (float32[n, G, F, B+1] at size h), see the module
     notes."""
     natural = natural_bids(v, h, deals, seed, workers=workers)
     per_deal = np.zeros(deals)

@@ -198,41 +198,43 @@ def best_scoring_bid(lo, hi, excluded, h, mean, var, score_t, lower_wins, value)
 
 
 @kernel_jit(inline=True)
-def model_bid(lo, hi, excluded, hand, h, t, seat, heard_sum, rate, suit_mask, model, label):
+def model_bid(lo, hi, excluded, hand, h, t, seat, heard_sum, rate, suit_mask, model, label,
+              value):
     """The bid in lo..hi (not `excluded`) with the largest predicted signed score under the
-    learned bidder's weights (simulate.tables.bid_model: the same active columns), or -1
-    where no allowed bid has weights. Ties go to the lower bid."""
+    learned bidder's weights (simulate.tables.bid_model: the same active columns, added in
+    the same order), or -1 where no allowed bid has weights. Ties go to the lower bid.
+    value: float64[>= hi + 1] scratch that receives each bid's prediction."""
     H = model.shape[0] - 1
     if h > H:
         return -1
-    F = model.shape[4]
-    strength0 = F - (H + 1) * (MODEL_TRUMP_CAP + 2)
+    F = model.shape[3]
+    strength0 = F - (2 * H + 2) * (MODEL_TRUMP_CAP + 2)
     held0 = strength0 - (H + 2)
     est = hand_weight(hand, h, t, rate)
-    k = min(np.int64(2.0 * est), 2 * H + 1) // 2
+    k = min(min(np.int64(2.0 * est), 2 * H + 1), 2 * h + 1)     # half tricks, as hand_class
     if t < 4:
         held = min(popcount(hand & suit_mask[t, t]), h)
         col_held = held0 + held
-        col_strength = strength0 + min(k, h) * (MODEL_TRUMP_CAP + 2) + min(held,
-                                                                           MODEL_TRUMP_CAP)
+        col_strength = strength0 + k * (MODEL_TRUMP_CAP + 2) + min(held, MODEL_TRUMP_CAP)
     else:           # no trump: its own columns
         col_held = held0 + H + 1
-        col_strength = strength0 + min(k, h) * (MODEL_TRUMP_CAP + 2) + MODEL_TRUMP_CAP + 1
-    g = min(heard_sum, model.shape[2] - 1)
+        col_strength = strength0 + k * (MODEL_TRUMP_CAP + 2) + MODEL_TRUMP_CAP + 1
+    w = model[h, seat, min(heard_sum, model.shape[2] - 1)]      # [F, B+1]
+    for b in range(lo, hi + 1):
+        value[b] = np.float64(w[col_held, b]) + np.float64(w[col_strength, b])
+    m = hand
+    while m != ZERO:
+        c = lowest_bit_index(m)
+        m &= m - ONE
+        row = label[t, c]
+        for b in range(lo, hi + 1):
+            value[b] += np.float64(w[row, b])
     best = np.int64(-1)
     best_v = 0.0
     for b in range(lo, hi + 1):
-        if b == excluded:
+        v = value[b]
+        if b == excluded or math.isnan(v):
             continue
-        w = model[h, seat, g, b]
-        v = np.float64(w[col_held]) + np.float64(w[col_strength])
-        if math.isnan(v):
-            continue
-        m = hand
-        while m != ZERO:
-            c = lowest_bit_index(m)
-            m &= m - ONE
-            v += np.float64(w[label[t, c]])
         if best < 0 or v > best_v:
             best = np.int64(b)
             best_v = v
@@ -262,7 +264,7 @@ def bid_by_rules(pol, rs, P, lo, hi, excluded, hand, h, t, weights, seat, heard_
                 return np.int64(b)
     if pol == BID_TABLE:
         b = model_bid(lo, hi, excluded, hand, h, t, seat, heard_sum, weights, tabs.suit_mask,
-                      tabs.bid_model, tabs.model_label)
+                      tabs.bid_model, tabs.model_label, bid_value)
         if b >= 0:
             return b
         bid_table = tabs.bid_table

@@ -9,15 +9,18 @@ hand's features:
                "trump A", "K", "FOOL", ...; under no trump apart: "no trump: A"), counted
                over the hand's cards;
   trumps held  one weight for the number of trumps (0..h), or for "no trump";
-  strength     one weight for (expected tricks by the card rates, in whole tricks, capped
-               at h) x (trumps held, capped at MODEL_TRUMP_CAP, or no trump): the
-               interaction that separates a long weak trump holding from a short strong one.
+  strength     one weight for (expected tricks by the card rates, in half tricks, capped
+               at 2h + 1) x (trumps held, capped at MODEL_TRUMP_CAP, or no trump): the
+               interaction that separates a long weak trump holding from a short strong
+               one. With up to MODEL_TRUMP_CAP trumps these are the class table's own cells,
+               so within a group every cell of the table has its own level per bid.
 
 Every feature is a count of "active columns", so a hand's prediction for bid b is the sum
-of W[h, seat, heard, b, column] over h + 2 columns: the kernel (simulate.kernel.policies.
-model_bid) adds exactly those, in the same order, and the fit (simulate.hands.train_model)
-builds its design matrix from the same columns (`active_columns`), so the two cannot
-disagree.
+of W[h, seat, heard, column, b] over h + 2 columns (a column's weights for every bid lie
+side by side, so the kernel adds a card to all candidate bids in one contiguous pass). The
+kernel (simulate.kernel.policies.model_bid) adds exactly those, in the same order, and the
+fit (simulate.hands.train_model) builds its design matrix from the same columns
+(`active_columns`), so the two cannot disagree.
 
 The weights are float32; NaN marks a (hand size, seat, heard, bid) with no fitted model
 (the bid is never chosen by the model; a hand size without any bids from the class table).
@@ -48,14 +51,14 @@ def model_labels(v: Variant) -> np.ndarray:
 def model_width(n_labels: int, max_hand: int) -> int:
     """Columns of the model: card names, trumps held (0..H or no trump), strength x
     trumps."""
-    return n_labels + (max_hand + 2) + (max_hand + 1) * (MODEL_TRUMP_CAP + 2)
+    return n_labels + (max_hand + 2) + (2 * max_hand + 2) * (MODEL_TRUMP_CAP + 2)
 
 
 def weights_shape(players: int, max_hand: int, max_bid: int,
                   n_labels: int) -> tuple[int, int, int, int, int]:
-    """(H+1, n, H+2, B+1, F): the shape of a configuration's weights, by hand size, seat,
-    sum of the heard bids (capped at H + 1), bid and column."""
-    return (max_hand + 1, players, max_hand + 2, max_bid + 1, model_width(n_labels, max_hand))
+    """(H+1, n, H+2, F, B+1): the shape of a configuration's weights, by hand size, seat,
+    sum of the heard bids (capped at H + 1), column and bid."""
+    return (max_hand + 1, players, max_hand + 2, model_width(n_labels, max_hand), max_bid + 1)
 
 
 def active_columns(labels: np.ndarray, card_rate: np.ndarray, suit_mask: np.ndarray,
@@ -83,7 +86,7 @@ def active_columns(labels: np.ndarray, card_rate: np.ndarray, suit_mask: np.ndar
     no_trump = trumps == NT
     held = np.minimum(held, h)
     out[:, h] = n_labels + np.where(no_trump, H + 1, held)
-    out[:, h + 1] = n_labels + (H + 2) + np.minimum(half // 2, h) * (MODEL_TRUMP_CAP + 2) \
+    out[:, h + 1] = n_labels + (H + 2) + np.minimum(half, 2 * h + 1) * (MODEL_TRUMP_CAP + 2) \
         + np.where(no_trump, MODEL_TRUMP_CAP + 1, np.minimum(held, MODEL_TRUMP_CAP))
     return out
 
@@ -96,12 +99,12 @@ def design_matrix(columns: np.ndarray, width: int) -> np.ndarray:
 
 
 def predict(weights: np.ndarray, columns: np.ndarray) -> np.ndarray:
-    """float64[N, B+1]: each hand's predicted signed score per bid, from weights
-    float32[B+1, F] (one seat, size and prev) and the hands' active columns; NaN for bids
-    without a model. Summed in the kernel's order (held, strength, then the cards)."""
+    """float64[N, B]: each hand's predicted signed score per bid, from weights float32[F, B]
+    (one seat, size and heard sum; B the bids wanted) and the hands' active columns; NaN for
+    bids without a model. Summed in the kernel's order (held, strength, then the cards)."""
     w = weights.astype(np.float64)
     h = columns.shape[1] - 2
-    total = w[:, columns[:, h]].T + w[:, columns[:, h + 1]].T
+    total = w[columns[:, h]] + w[columns[:, h + 1]]
     for i in range(h):
-        total += w[:, columns[:, i]].T
+        total += w[columns[:, i]]
     return total

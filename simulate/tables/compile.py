@@ -110,8 +110,8 @@ class RuleTables:
     one_card: np.ndarray     # int8[n, 2**(n-1), U, D] exact one-card bid by (seat, earlier
                              # bids as bits in bidding order, turned-up card + 1 (U = D + 1) or
                              # 0 (U = 1: fixed trump), card); shape (1, 1, 1, 1) = none
-    bid_model: np.ndarray    # float32[H+1, n, G, B+1, F] learned bidder weights by (hand size,
-                             # seat, sum of heard bids, bid, column); NaN = none; shape
+    bid_model: np.ndarray    # float32[H+1, n, G, F, B+1] learned bidder weights by (hand size,
+                             # seat, sum of heard bids, column, bid); NaN = none; shape
                              # (1, 1, 1, 1, 1) = no size has one (simulate.tables.bid_model)
     model_label: np.ndarray  # int64[5, D] the model's card-name column per trump and card
 
