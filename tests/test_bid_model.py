@@ -190,3 +190,20 @@ def test_a_trained_file_carries_the_weights(oh_hell_3p: sim.Variant, tmp_path: P
     loaded = load_model(v, shape)
     assert loaded is not None and np.array_equal(loaded[3], cand, equal_nan=True)
     assert load_model(v, (1, *shape[1:])) is None    # weights of another shape are not read
+
+
+def test_every_shipped_model_is_read() -> None:
+    """A shipped file's weights must have its configuration's shape, or the kernel would
+    silently bid from the cells (a change of the model's columns must retrain them)."""
+    shipped = sorted(trained_mod.SHIPPED_DIR.glob("*.npz"))
+    with_model = 0
+    for path in shipped:
+        game, players = path.name.split("-")[0], int(path.name.split("-")[1][:-1])
+        v = sim.load_variant(game, players=players)
+        with np.load(path) as data:
+            if "bid_model" not in data:
+                continue
+            with_model += 1
+            assert data["bid_model"].shape == model_shape(v, compile_tables(v)), path.name
+        assert model_sizes(compile_tables(v).bid_model), path.name
+    assert with_model >= 5     # at least the four-player files of the five table games

@@ -89,7 +89,8 @@ def test_swap_is_an_involution_and_knows_every_table() -> None:
     x, r = v.deck.index("KS"), v.deck.index("2H")
     back = swap_cards(swap_cards(t, x, r), x, r)
     for name in CARD_AXES:
-        assert np.array_equal(getattr(back, name), getattr(t, name)), name
+        a, b = getattr(back, name), getattr(t, name)
+        assert np.array_equal(a, b, equal_nan=a.dtype.kind == "f"), name
     assert not np.array_equal(swap_cards(t, x, r).power, t.power)
     assert swap_cards(t, x, x) is t
 

