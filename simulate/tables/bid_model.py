@@ -61,6 +61,12 @@ def weights_shape(players: int, max_hand: int, max_bid: int,
     return (max_hand + 1, players, max_hand + 2, model_width(n_labels, max_hand), max_bid + 1)
 
 
+def shape_for(players: int, score: np.ndarray, labels: np.ndarray) -> tuple[int, ...]:
+    """weights_shape of a configuration from its compiled score table (int64[H+1, B+1, H+1])
+    and model_labels."""
+    return weights_shape(players, score.shape[0] - 1, score.shape[1] - 1, int(labels.max()) + 1)
+
+
 def active_columns(labels: np.ndarray, card_rate: np.ndarray, suit_mask: np.ndarray,
                    hand_size: int, max_hand: int, masks: np.ndarray,
                    trumps: np.ndarray) -> np.ndarray:

@@ -30,7 +30,7 @@ from simulate.rules.codes import (
 from simulate.rules.expr import evaluate_grid
 from simulate.rules.variant import Variant
 from simulate.tables import layout as L
-from simulate.tables.bid_model import NO_MODEL, model_labels, weights_shape
+from simulate.tables.bid_model import NO_MODEL, model_labels, shape_for
 from simulate.tables.bidder import get_card_rate, set_card_rate
 from simulate.tables.trained import load_model, load_one_card, load_trained
 from simulate.util.memo import KeyedCache
@@ -145,8 +145,7 @@ def record_one_card(v: Variant, one_card: np.ndarray) -> None:
 
 def model_shape(v: Variant, tables: RuleTables) -> tuple[int, ...]:
     """The shape of this configuration's learned-bidder weights (simulate.tables.bid_model)."""
-    return weights_shape(v.players, tables.score.shape[0] - 1, tables.score.shape[1] - 1,
-                         int(tables.model_label.max()) + 1)
+    return shape_for(v.players, tables.score, tables.model_label)
 
 
 def record_model(v: Variant, bid_model: np.ndarray) -> None:

@@ -17,7 +17,7 @@ import numpy as np
 
 from simulate.errors import BidlabInputError
 from simulate.rules.variant import Variant
-from simulate.tables.bid_model import weights_shape
+from simulate.tables.bid_model import shape_for
 from simulate.util.files import write_atomically
 from simulate.util.paths import cache_dir
 
@@ -164,8 +164,7 @@ def read_table_file(v: Variant, path: Path, tables: RuleTables,
     out = np.full_like(tables.bid_table, -1)
     for h in sizes:
         out[h] = table[h]
-    shape = weights_shape(v.players, tables.score.shape[0] - 1, tables.score.shape[1] - 1,
-                          int(tables.model_label.max()) + 1)
+    shape = shape_for(v.players, tables.score, tables.model_label)
     model = arrays.get("bid_model")
     if model is None or model.shape != shape:
         model = np.full(shape, np.nan, dtype=np.float32)
