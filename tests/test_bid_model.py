@@ -207,3 +207,28 @@ def test_every_shipped_model_is_read() -> None:
             assert data["bid_model"].shape == model_shape(v, compile_tables(v)), path.name
         assert model_sizes(compile_tables(v).bid_model), path.name
     assert with_model >= 5     # at least the four-player files of the five table games
+
+
+def test_a_cell_the_model_bids_badly_gets_a_constant_bid(oh_hell_3p: sim.Variant) -> None:
+    """Plant a bad bid in one model cell (seat 0, every hand of the most common strength
+    column bids the hand size): the cell check finds that cell, gives it a constant bid the
+    data prefer, and the gated bidder is kept because it gains on held-out deals."""
+    v, h, seed = oh_hell_3p, 3, 21
+    model = compile_tables(v).bid_model.copy()
+    data = tm.seat_data(v, h, 0, 4_000, tm.model_cells_seed(seed, h), 1)
+    column = int(np.bincount(data.columns[data.group == 0, h + 1]).argmax())
+    model[h, 0, 0, column, h] += 1_000.0       # below CELL_BID, above any prediction
+    record_model(v, model)
+    found = tm.cell_bids(model[h, 0], data)
+    planted = [c for c in found if (c.group, c.column) == (0, column)]
+    assert len(planted) == 1 and planted[0].bid != h
+    assert planted[0].gain > tm.CELL_Z * planted[0].se
+    lines: list[str] = []
+    out = tm.gate_cells(v, h, 4_000, seed, 1, lines.append, held_out=4_000)
+    assert out["kept"] and out["gain"] > 0 and "kept" in lines[-1]
+    gated = compile_tables(v).bid_model[h, 0, 0, column]
+    assert gated[planted[0].bid] - model[h, 0, 0, column, planted[0].bid] == tm.CELL_BID
+    # the kernel now bids the constant bid on every hand of that cell where it is allowed
+    nat = natural_bids(v, h, 4_000, tm.model_cells_seed(seed, h), workers=1)
+    inside = (data.group == 0) & (data.columns[:, h + 1] == column)
+    assert (nat[inside, 0] == planted[0].bid).all()

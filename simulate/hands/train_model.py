@@ -18,6 +18,16 @@ where it has them, else its class table, else the heuristic), iterate:
            candidate, one seat at a time, measured on outcomes of exactly those bids.
   accept   the candidate when that gain is positive; it becomes the field of the next
            iteration. Stop after `patience` rejections in a row or `max_iter` iterations.
+  cells    Then, on deals of a seed of their own, every seat plays every candidate bid once
+           more against the trained field (seat by seat in bidding order, the earlier
+           seats' cells as already changed), and within each of the model's cells (seat, sum
+           of the heard bids, expected tricks in half tricks x trumps held: its strength
+           column) the model's hand-by-hand bids are compared with every constant bid on the
+           same deals. Where one constant bid beats them by more than CELL_Z standard errors
+           (on at least MIN_CELL deals), the cell bids it: that bid's weight in the cell's
+           strength column is raised by CELL_BID, above any prediction, so the model bids
+           it wherever the rules allow it and bids as before where they do not. The gated
+           bidder is kept only when deviating to it gains on the held-out deals above.
 
 Nothing is decided on the training deals' own fit. The weights live in the tables (and in the
 trained file once saved); the kernel bids from them wherever a size has them.
@@ -29,11 +39,12 @@ import hashlib
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
 from simulate.hands.exploit import natural_bids
-from simulate.hands.forced import ForcedRun, forced_run
+from simulate.hands.forced import ForcedRun, bidding_order, forced_run
 from simulate.hands.job import card_rates
 from simulate.rules.variant import Variant
 from simulate.tables.bid_model import active_columns, design_matrix, predict
@@ -43,6 +54,9 @@ RIDGE = 1.0         # ridge penalty per weight, in squared points
 MIN_GROUP = 2_000   # deals a (seat, heard-bids) group needs for a fit of its own
 MIN_ROWS = 200      # deals a bid needs in a group before it gets weights
 PATIENCE = 1        # rejected candidates in a row before stopping
+MIN_CELL = 300      # deals a model cell needs before a constant bid may replace its model
+CELL_Z = 3.0        # standard errors by which the constant bid must beat the model there
+CELL_BID = 10_000.0  # added to a cell's constant bid: more than any predicted score
 
 
 def model_iteration_seed(seed: int, hand_size: int, iteration: int) -> int:
@@ -53,6 +67,11 @@ def model_iteration_seed(seed: int, hand_size: int, iteration: int) -> int:
 def model_held_out_seed(seed: int, hand_size: int) -> int:
     """The seed of the held-out deals that judge every candidate of one hand size."""
     return _derive(f"bidlab-model-held-out:{seed}:{hand_size}")
+
+
+def model_cells_seed(seed: int, hand_size: int) -> int:
+    """The seed of the deals on which the model's cells are compared with constant bids."""
+    return _derive(f"bidlab-model-cells:{seed}:{hand_size}")
 
 
 def _derive(text: str) -> int:
@@ -146,6 +165,92 @@ def deviation_gain(v: Variant, h: int, candidate: np.ndarray, deals: int, seed: 
         new = np.where(k >= 0, y[rows, np.maximum(k, 0)], own)
         per_deal += np.nan_to_num(new - own) / v.players
     return (float(per_deal.mean()), float(per_deal.std(ddof=1) / math.sqrt(deals)), deals)
+
+
+class CellBid(NamedTuple):
+    """A model cell where a constant bid beat the model's own bids."""
+
+    group: int          # sum of the heard bids, capped (0: none heard)
+    column: int         # the cell's strength column
+    bid: int
+    gain: float         # mean signed points per deal over the model's bids
+    se: float           # its standard error
+    deals: int
+
+
+def cell_bids(weights: np.ndarray, data: SeatData) -> list[CellBid]:
+    """The model cells of one seat where a constant bid beats the model's own bids by more
+    than CELL_Z standard errors on data's deals (see the module notes). weights:
+    float32[G, F, B+1], the seat's current weights."""
+    y = data.run.signed()
+    k = model_choice(weights, data)
+    rows = np.arange(data.run.deals)
+    own = y[rows, np.maximum(k, 0)]
+    valid = (k >= 0) & ~np.isnan(own)
+    h = data.columns.shape[1] - 2
+    cell = data.group * weights.shape[1] + data.columns[:, h + 1]
+    out: list[CellBid] = []
+    for key in np.unique(cell[valid]):
+        idx = valid & (cell == key)
+        n = int(idx.sum())
+        if n < MIN_CELL:
+            continue
+        # where the rules forbid the constant bid the gated cell bids as the model did
+        gain = np.nan_to_num(y[idx] - own[idx, None])
+        mean = gain.mean(axis=0)
+        se = gain.std(axis=0, ddof=1) / math.sqrt(n)
+        best = int(np.argmax(mean))
+        g, col = divmod(int(key), weights.shape[1])
+        if mean[best] > CELL_Z * se[best] and not np.isnan(weights[g, col, data.run.bids[best]]):
+            out.append(CellBid(g, col, int(data.run.bids[best]), float(mean[best]),
+                               float(se[best]), n))
+    return out
+
+
+def _set_cell_bid(column: np.ndarray, bid: int) -> None:
+    """Make a strength column's cell bid `bid` (float32[B+1], in place): CELL_BID on that
+    bid's weight, taken off any other bid an earlier check gave the cell."""
+    column[column > CELL_BID / 2] -= CELL_BID
+    column[bid] += CELL_BID
+
+
+def gate_cells(v: Variant, h: int, deals: int, seed: int, workers: int | None,
+               echo: Callable[[str], None], held_out: int | None = None) -> dict[str, object]:
+    """Give the model's cells at size h a constant bid where one beats the model (see the
+    module notes); keep the result only when deviating to it gains on the held-out deals.
+    Returns how many cells changed, the held-out gain and whether it was kept."""
+    tables = compile_tables(v)
+    shape = model_shape(v, tables)
+    if tables.bid_model.shape != shape or np.isnan(tables.bid_model[h]).all():
+        return {"cells": 0, "kept": False}
+    model = tables.bid_model.copy()
+    gated = model[h].copy()
+    cells = 0
+    cell_seed = model_cells_seed(seed, h)
+    trial = model.copy()
+    # seat by seat in bidding order, each against the earlier seats' cells as changed: a
+    # later seat's best bid after a sum of earlier bids depends on which hands make them
+    for s in bidding_order(v):
+        for c in cell_bids(model[h, s], seat_data(v, h, s, deals, cell_seed, workers)):
+            _set_cell_bid(gated[s, c.group, c.column], c.bid)
+            cells += 1
+        trial[h] = gated
+        record_model(v, trial)
+    record_model(v, model)            # judged as a deviation from the bidder before
+    if not cells:
+        echo(f"  {h} cards: no model cell where a constant bid beats the model")
+        return {"cells": 0, "kept": False}
+    gain, se, n = deviation_gain(v, h, gated, held_out or deals, model_held_out_seed(seed, h),
+                                 workers)
+    kept = gain > 0
+    if kept:
+        model[h] = gated
+        record_model(v, model)
+    echo(f"  {h} cards: {cells} model cell{'s' if cells > 1 else ''} where a constant bid "
+         f"beat the model ({deals} deals per seat); bidding it there: held-out gain "
+         f"{gain:+.4f} ± {2 * se:.4f} per seat-hand ({n} deals): "
+         f"{'kept' if kept else 'not kept'}")
+    return {"cells": cells, "gain": gain, "se": se, "kept": kept}
 
 
 def train_model_size(v: Variant, h: int, deals: int, seed: int, max_iter: int,
