@@ -3,7 +3,7 @@
     python scripts/model_bidder_probe.py [--deals 200000] [--hands 120] [--deals-per-hand 3000]
                                          [--workers N] [GAME:SIZE ...]
 
-For each game and size (default: the sizes of scripts/exploitability.py's table), fit per
+For each game and size (default: the sizes of the README's exploitability tables), fit per
 seat and per sum of the earlier bids the seat hears (capped at PREV_CAP) one ridge
 regression per candidate bid of the seat's signed score on hand features, from forced runs
 (every bid played on the same `--deals` deals, everyone else on precision+table). Features:
@@ -147,7 +147,7 @@ def main() -> None:
         v = sim.load_variant(game)
         h = int(size) if size else max(v.schedule)
         started = time.perf_counter()
-        seed = HELD_OUT_SEED + 7         # the held-out hands of scripts/exploitability.py
+        seed = HELD_OUT_SEED + 7         # the held-out hands of `bidlab exploit`
         sheets = {"table": policy_sheet(v, h, args.hands, seed, workers=args.workers),
                   "model": probe_sheet(v, h, args.deals, args.workers)}
         res = check_sheets(v, h, sheets, args.hands, args.deals_per_hand, seed,

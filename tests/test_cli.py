@@ -216,8 +216,8 @@ def test_interrupt_exits_130(monkeypatch: pytest.MonkeyPatch,
     assert "Traceback" not in err and "error" not in err
 
 
-COMMANDS = ["variants", "rules", "simulate", "odds", "train", "tournament", "games", "compare",
-            "report", "bench", "serve"]
+COMMANDS = ["variants", "rules", "simulate", "odds", "train", "exploit", "tournament", "games",
+            "compare", "report", "bench", "serve"]
 
 
 @pytest.mark.parametrize("command", [[]] + [[c] for c in COMMANDS])

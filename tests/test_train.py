@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import simulate as sim
@@ -88,7 +89,7 @@ def test_a_retrained_file_keeps_its_one_card_table(restored: sim.Variant,
     shipped = np.load(table_file(v, SHIPPED_DIR))["one_card"]
     lines: list[str] = []
     path = train_mod.train(v, [1, 2], deals=1_000, max_iter=1, workers=1, folder=tmp_path,
-                           echo=lines.append, patience=1, model_deals=4_000)
+                           echo=lines.append, patience=1, model_deals=4_000, quality_hands=20)
     with np.load(path) as data:
         assert np.array_equal(data["one_card"], shipped)
         assert 2 in set(data["sizes"].tolist())
@@ -98,6 +99,13 @@ def test_a_retrained_file_keeps_its_one_card_table(restored: sim.Variant,
         # the sizes not retrained keep the model they shipped with
         shipped_model = np.load(table_file(v, SHIPPED_DIR))["bid_model"]
         assert set(model_sizes(shipped_model)) - {2} <= set(model_sizes(data["bid_model"]))
+        # the bidder's figures: measured at the sizes trained (before and after training
+        # them), the shipped ones kept for the others
+        columns = [str(c) for c in data["quality_columns"]]
+        quality = pd.DataFrame(data["quality"], columns=columns)
+        assert quality.loc[quality["hand_size"] <= 2, "hands"].tolist() == [20, 20]
+        assert sorted(quality["hand_size"]) == sorted(set(v.schedule))
+        assert any("2 cards, the bidder before training" in line for line in lines)
 
 
 def test_a_table_file_entrant_plays_that_files_table(tmp_path: Path) -> None:

@@ -35,6 +35,8 @@ from simulate.util.checks import check_seed, positive_int
 
 # Options of `simulate` that change its numbers: on --resume each one given must agree with
 # the run's manifest (JobSpec field → how the user writes it).
+MIN_QUALITY_HANDS = 20      # held-out hands below which a mean loss says little
+
 RESUME_FIELDS = {"hand_size": "--hand-size", "hands": "--hands", "seed": "--seed",
                  "play": "--play", "bid": "--bid", "trump": "--trump", "fixed": "--fixed",
                  "round_index": "--round", "chunk_size": "--chunk-size"}
@@ -306,30 +308,39 @@ def tournament(v: Variant, seats: str, hands: int, seed: int, hand_size: int | N
 @click.option("--model-iterations", "model_iterations", type=int, default=3,
               show_default=True,
               help="Most best-response rounds of the learned model per hand size (a round "
-                   "is kept only when it gains on held-out deals).")
+                   "is kept only when it gains on held-out deals; 0 keeps its weights and "
+                   "only gives a cell a constant bid where one beats the model there).")
 @click.option("--patience", type=int, default=2, show_default=True,
               help="Rounds without a better held-out score before a hand size stops.")
 @click.option("--seed", type=int, default=None,
               help="Training seed (every round's deals and the held-out deals derive from it; "
                    "default: the shipped tables' seed).")
+@click.option("--quality-hands", "quality_hands", type=int, default=400, show_default=True,
+              help="Held-out hands behind each size's exploitability (the bidder's loss "
+                   "against each hand's best bid, and the class cells a deviation gains in), "
+                   "measured before and after training and stored with the bidder (0: not "
+                   "measured).")
 @click.option("--workers", type=int, default=None, help="Threads (default: all cores).")
 @click.option("--out", default=None, metavar="DIR",
               help="Folder for the table (default: the user cache, where bidlab finds it).")
 def train(v: Variant, hand_sizes: tuple[int, ...], deals: int, held_out: int | None,
           iterations: int, model_deals: int, model_iterations: int, patience: int,
-          seed: int | None, workers: int | None, out: str | None) -> None:
+          seed: int | None, quality_hands: int, workers: int | None, out: str | None) -> None:
     """Build the `table` bidder for VARIANT (its class tables, then its learned model) by
     self-play on fresh deals, selected on held-out deals, and save it."""
     from simulate.hands.train import TRAIN_SEED
     from simulate.hands.train import train as run_training
 
-    if iterations < 0 or model_iterations < 1:
+    if iterations < 0 or model_iterations < 0:
         raise BidlabInputError(f"--iterations {iterations}, --model-iterations "
-                               f"{model_iterations}: at least 0 and 1")
+                               f"{model_iterations}: at least 0 each")
     if model_deals and model_deals < 2_000:
         raise BidlabInputError(f"--model-deals {model_deals}: 0 (no model) or at least 2000")
     if not iterations and not model_deals:
         raise BidlabInputError("--iterations 0 and --model-deals 0: nothing to train")
+    if quality_hands and quality_hands < MIN_QUALITY_HANDS:
+        raise BidlabInputError(f"--quality-hands {quality_hands}: 0 (not measured) or at "
+                               f"least {MIN_QUALITY_HANDS}")
     check_dir(out)
     started = time.perf_counter()
     click.echo(f"training the table bidder for {v.canonical}")
@@ -337,9 +348,67 @@ def train(v: Variant, hand_sizes: tuple[int, ...], deals: int, held_out: int | N
                         seed=TRAIN_SEED if seed is None else check_seed(seed),
                         workers=workers, folder=Path(out) if out else None, echo=click.echo,
                         held_out=held_out, patience=patience, model_deals=model_deals,
-                        model_iter=model_iterations)
+                        model_iter=model_iterations, quality_hands=quality_hands)
     click.echo(f"wrote {path} ({path.stat().st_size:,} bytes, "
                f"{time.perf_counter() - started:.0f} s)")
+
+
+@click.command(cls=HandSizeCommand)
+@variant_options
+@hand_size_option("hand_sizes", "Measure only these hand sizes (default: every size of the "
+                                "schedule).", multiple=True)
+@click.option("--hands", type=int, default=400, show_default=True,
+              help="Held-out hands at hand level, each replayed with every bid.")
+@click.option("--deals-per-hand", "deals_per_hand", type=int, default=1_500,
+              show_default=True,
+              help="Deals of the other cards per hand that match what the player knows.")
+@click.option("--deals", type=int, default=50_000, show_default=True,
+              help="Held-out deals per seat at class level (every candidate bid forced).")
+@click.option("--record", is_flag=True,
+              help="Store the figures in the trained file the bidder is read from (the "
+                   "report shows the stored figures).")
+@click.option("--csv", "csv_stem", default=None, metavar="STEM",
+              help="Also write the figures to STEM.csv.")
+@click.option("--workers", type=int, default=None, help="Threads (default: all cores).")
+def exploit(v: Variant, hand_sizes: tuple[int, ...], hands: int, deals_per_hand: int,
+            deals: int, record: bool, csv_stem: str | None, workers: int | None) -> None:
+    """How far VARIANT's `table` bidder is from a best response, on held-out deals: per hand
+    size, its mean loss against each hand's own best bid (every bid played on the same
+    deals) and the class cells in which one seat gains by deviating (Holm-corrected)."""
+    from simulate.hands import bidder_quality as bq
+
+    if v.bidding_form == "auction":
+        raise BidlabInputError(f"{v.name} bids in an auction: exploitability is measured for "
+                               "per-player bids")
+    if hands < MIN_QUALITY_HANDS:
+        raise BidlabInputError(f"--hands {hands}: at least {MIN_QUALITY_HANDS}")
+    if deals_per_hand < 1_000 or deals < 1_000:
+        raise BidlabInputError(f"--deals-per-hand {deals_per_hand}, --deals {deals}: at "
+                               "least 1000 each")
+    if csv_stem:
+        check_out(f"{csv_stem}.csv")
+    sizes = sorted(set(hand_sizes or v.schedule))
+    label = bid_policy_label(v, "table", sizes)
+    named = "" if label == "table" else f" ({label})"
+    click.echo(f"{v.canonical}: the table bidder{named} against one-seat deviations, every "
+               "seat playing precision and the other seats bidding with the same bidder "
+               "(a different field gives different figures)")
+    frame = bq.measure(v, sizes, deals, hands, deals_per_hand, workers, echo=click.echo)
+    click.echo(bq.table_text(frame))
+    loss_ok, gain_ok = bq.meets_targets(frame)
+    click.echo(f"targets: mean loss per hand at {int(frame['hand_size'].max())} cards <= "
+               f"{bq.TARGET_LOSS}: {'met' if loss_ok else 'missed'}; no cell gaining "
+               f"significantly more than {bq.TARGET_GAIN}: {'met' if gain_ok else 'missed'}")
+    if csv_stem:
+        from simulate.util.files import write_table
+
+        write_table(frame, f"{csv_stem}.csv")
+        click.echo(f"wrote {csv_stem}.csv")
+    if record:
+        try:
+            click.echo(f"recorded in {bq.record(v, frame)}")
+        except ValueError as exc:
+            raise BidlabInputError(str(exc)) from None
 
 
 @click.command()

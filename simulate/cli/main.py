@@ -44,8 +44,8 @@ def cli() -> None:
 
 
 for _command in (info.variants, info.rules, hands.simulate, hands.tournament, hands.train,
-                 hands.odds, report.report, games.games, games.compare, bench.bench,
-                 serve.serve):
+                 hands.exploit, hands.odds, report.report, games.games, games.compare,
+                 bench.bench, serve.serve):
     cli.add_command(_command)
 
 

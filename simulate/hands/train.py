@@ -39,11 +39,14 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from simulate.errors import BidlabInputError
+from simulate.hands import bidder_quality
+from simulate.hands.bidder_quality import cards
 from simulate.hands.job import Job, card_rates, make_job
 from simulate.hands.simulate import records_arrays
-from simulate.hands.train_model import train_model_size
+from simulate.hands.train_model import gate_cells, train_model_size
 from simulate.kernel.hand import H_OVERRIDDEN, H_TRUMP, S_BID, S_SCORE
 from simulate.reference.informed import informed_one_card_optimum
 from simulate.rules.variant import Variant
@@ -197,7 +200,7 @@ def train(v: Variant, hand_sizes: list[int] | None = None, deals: int = 30_000,
           seed: int = TRAIN_SEED, max_iter: int = 8, workers: int | None = None,
           folder: Path | None = None, echo: Callable[[str], None] = print,
           held_out: int | None = None, patience: int = PATIENCE, model_deals: int = 100_000,
-          model_iter: int = 3) -> Path:
+          model_iter: int = 3, quality_hands: int = bidder_quality.HANDS) -> Path:
     """Train the `table` bidder by self-play, then its learned model on top
     (simulate.hands.train_model), and save both; returns the file written.
 
@@ -208,8 +211,12 @@ def train(v: Variant, hand_sizes: list[int] | None = None, deals: int = 30_000,
     select the table (default: `deals`). patience: stop after this many iterations without
     a better held-out score (max_iter 0: keep the class table as it is). model_deals: fresh
     deals per seat and iteration for the learned model (0: no model; its held-out deals are
-    half as many); model_iter: its iterations at most. workers: local threads. folder: where
-    the file goes (default: the user's cache folder). echo: where progress lines go.
+    half as many), then its cells' constant bids (train_model.gate_cells); model_iter: its
+    iterations at most (0: keep its weights, choose only the cells' constant bids).
+    workers: local threads. folder: where the file goes (default: the user's cache
+    folder). echo: where progress lines go.
+    quality_hands: held-out hands behind each size's exploitability, measured before and
+    after training it and stored with the bidder (simulate.hands.bidder_quality; 0: none).
     """
     if v.bidding_form == "auction":
         raise BidlabInputError(
@@ -218,9 +225,9 @@ def train(v: Variant, hand_sizes: list[int] | None = None, deals: int = 30_000,
     sizes = sorted(set(hand_sizes or v.schedule))
     for h in sizes:
         v.check_hand_size(h)
-    if max_iter < 0 or model_iter < 1:
+    if max_iter < 0 or model_iter < 0:
         raise BidlabInputError(f"iterations={max_iter}, model iterations={model_iter}: at least "
-                               "0 and 1")
+                               "0 each")
     if model_deals and model_deals < 2_000:
         raise BidlabInputError(f"model_deals={model_deals}: 0 (no model) or at least 2000")
     if deals < 1_000:
@@ -229,6 +236,8 @@ def train(v: Variant, hand_sizes: list[int] | None = None, deals: int = 30_000,
         raise BidlabInputError(f"held_out={held_out}: at least 1000 held-out deals")
     if patience < 1:
         raise BidlabInputError(f"patience={patience}: at least 1")
+    if quality_hands < 0:
+        raise BidlabInputError(f"quality_hands={quality_hands}: 0 (not measured) or more")
     one_card = None
     if 1 in sizes:
         have = compile_tables(v).one_card
@@ -236,18 +245,33 @@ def train(v: Variant, hand_sizes: list[int] | None = None, deals: int = 30_000,
         if one_card is not None:
             echo("  1 card: the exact informed optimum (simulate.reference.informed)")
             record_one_card(v, one_card)
+    measured = []
     for h in sizes:
         if h == 1 and one_card is not None:
             card_rates(v, h)  # the kernel bids from the exact one-card table at one card
-            continue
-        if max_iter:
-            train_hand_size(v, h, deals, seed, max_iter, workers, echo, held_out, patience)
-        if model_deals:
-            train_model_size(v, h, model_deals, seed, model_iter, workers, echo,
-                             model_deals // 2)
-    # sizes trained before (loaded with the table) stay in the file beside the new ones
+        else:
+            if quality_hands:
+                echo(f"  {cards(h)}, the bidder before training:")
+                bidder_quality.measure(v, [h], hands=quality_hands, workers=workers, echo=echo)
+            if max_iter:
+                train_hand_size(v, h, deals, seed, max_iter, workers, echo, held_out, patience)
+            if model_deals and model_iter:
+                train_model_size(v, h, model_deals, seed, model_iter, workers, echo,
+                                 model_deals // 2)
+            if model_deals:
+                gate_cells(v, h, model_deals, seed, workers, echo, model_deals // 2)
+        if quality_hands:
+            echo(f"  {cards(h)}, the trained bidder (held-out deals):")
+            measured.append(bidder_quality.measure(v, [h], hands=quality_hands,
+                                                   workers=workers, echo=echo))
+    # sizes trained before (loaded with the table) stay in the file beside the new ones,
+    # with the figures measured on them then
     kept = sorted(set(sizes) | set(trained_sizes(v)))
-    return save_trained(v, compile_tables(v), kept, folder or user_dir(), one_card)
+    quality = None
+    if measured:
+        quality = bidder_quality.as_quality(bidder_quality.merged(
+            bidder_quality.stored_figures(v), pd.concat(measured)))
+    return save_trained(v, compile_tables(v), kept, folder or user_dir(), one_card, quality)
 
 
 def one_card_table(v: Variant) -> np.ndarray | None:

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from simulate.tables.compile import RuleTables
 
 FORMAT = 1
+QUALITY, QUALITY_COLUMNS = "quality", "quality_columns"   # the bidder's measured figures
 SHIPPED_DIR = Path(__file__).parent.parent / "trained"
 
 
@@ -43,6 +44,12 @@ def _trained_files(v: Variant) -> Iterator[Mapping[str, np.ndarray]]:
     """The arrays of every readable trained file of exactly this configuration and format,
     shipped folder first, then the user's; a damaged file is skipped (the bidder falls back
     to the heuristic)."""
+    for _, arrays in _trained_paths(v):
+        yield arrays
+
+
+def _trained_paths(v: Variant) -> Iterator[tuple[Path, Mapping[str, np.ndarray]]]:
+    """_trained_files with each file's path."""
     for folder in (SHIPPED_DIR, user_dir()):
         path = table_file(v, folder)
         if not path.is_file():
@@ -54,15 +61,19 @@ def _trained_files(v: Variant) -> Iterator[Mapping[str, np.ndarray]]:
                 arrays = {name: data[name] for name in data.files}
         except (OSError, KeyError, ValueError):
             continue
-        yield arrays
+        yield path, arrays
+
+
+def _holds_table(data: Mapping[str, np.ndarray], shape: tuple[int, ...]) -> bool:
+    """Whether a file's arrays hold a bid table the kernel can read (load_trained's test)."""
+    return {"bid_table", "card_rate", "sizes"} <= set(data) and data["bid_table"].shape == shape
 
 
 def load_trained(v: Variant, tables: RuleTables) -> list[int]:
     """Load trained tables for exactly this configuration into tables.bid_table and
     tables.card_rate (shipped folder first, then the user's); return the hand sizes covered."""
     for data in _trained_files(v):
-        if not {"bid_table", "card_rate", "sizes"} <= set(data) or \
-                data["bid_table"].shape != tables.bid_table.shape:
+        if not _holds_table(data, tables.bid_table.shape):
             continue
         sizes = [int(h) for h in data["sizes"]]
         for h in sizes:
@@ -94,6 +105,56 @@ def load_model(v: Variant, shape: tuple[int, ...]) -> np.ndarray | None:
     return None
 
 
+class Quality(NamedTuple):
+    """The bidder's held-out quality figures stored beside it (simulate.hands.bidder_quality
+    measures them): one row per hand size, one column per figure."""
+
+    columns: list[str]
+    values: np.ndarray        # float64[sizes, columns]
+
+
+def trained_source(v: Variant, table_shape: tuple[int, ...]) -> tuple[Path, Quality | None] | None:
+    """The trained file the bidder of exactly this configuration is read from (load_trained's
+    choice: shipped folder first, then the user's) and the quality figures it stores, or
+    None where no file holds a bid table of `table_shape`."""
+    for path, data in _trained_paths(v):
+        if not _holds_table(data, table_shape):
+            continue
+        if QUALITY in data and QUALITY_COLUMNS in data and data[QUALITY].ndim == 2 \
+                and data[QUALITY].shape[1] == len(data[QUALITY_COLUMNS]):
+            return path, Quality([str(c) for c in data[QUALITY_COLUMNS]],
+                                 np.asarray(data[QUALITY], dtype=np.float64))
+        return path, None
+    return None
+
+
+def store_quality(v: Variant, path: Path, quality: Quality) -> Path:
+    """Write `quality` into the trained file at `path` (a file of exactly this
+    configuration), replacing the figures it held, every other array unchanged (atomically).
+    Raises BidlabInputError when the file is not this configuration's or cannot be written."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            arrays = {name: data[name] for name in data.files}
+    except (OSError, ValueError) as exc:
+        raise BidlabInputError(f"{path}: not a readable trained-table file ({exc})") from None
+    if str(arrays.get("canonical", "")) != v.canonical:
+        raise BidlabInputError(f"{path}: not the trained file of {v.canonical}")
+    arrays[QUALITY] = np.asarray(quality.values, dtype=np.float64)
+    arrays[QUALITY_COLUMNS] = np.array(quality.columns)
+    return _write_arrays(path, arrays)
+
+
+def _write_arrays(path: Path, arrays: Mapping[str, np.ndarray]) -> Path:
+    def write(tmp: str) -> None:
+        with open(tmp, "wb") as fh:
+            np.savez_compressed(fh, **arrays)  # type: ignore[arg-type]
+
+    try:
+        return write_atomically(path, write)
+    except OSError as exc:
+        raise BidlabInputError(f"{path}: cannot be written ({exc.strerror})") from None
+
+
 def model_sizes(bid_model: np.ndarray) -> list[int]:
     """The hand sizes with any learned-bidder weights."""
     if bid_model.shape[0] <= 1:
@@ -103,26 +164,25 @@ def model_sizes(bid_model: np.ndarray) -> list[int]:
 
 
 def save_trained(v: Variant, tables: RuleTables, sizes: list[int], folder: Path,
-                 one_card: np.ndarray | None = None) -> Path:
+                 one_card: np.ndarray | None = None, quality: Quality | None = None) -> Path:
     """Write the bid tables and card rates of `sizes`, the learned bidder's weights where
-    the tables hold any, and the exact one-card table (given, or the tables' own where they
-    hold one), to this configuration's file in `folder` (atomically); return its path."""
+    the tables hold any, the exact one-card table (given, or the tables' own where they
+    hold one) and the bidder's quality figures (when given) to this configuration's file in
+    `folder` (atomically); return its path."""
     if one_card is None and tables.one_card.shape[0] == v.players:
         one_card = tables.one_card
-
-    def write(tmp: str) -> None:
-        arrays: dict[str, np.ndarray] = {
-            "canonical": np.array(v.canonical), "format": np.array(FORMAT),
-            "sizes": np.array(sorted(sizes)), "bid_table": tables.bid_table,
-            "card_rate": tables.card_rate}
-        if one_card is not None:
-            arrays["one_card"] = one_card
-        if model_sizes(tables.bid_model):
-            arrays["bid_model"] = tables.bid_model
-        with open(tmp, "wb") as fh:
-            np.savez_compressed(fh, **arrays)  # type: ignore[arg-type]
-
-    return write_atomically(table_file(v, folder), write)
+    arrays: dict[str, np.ndarray] = {
+        "canonical": np.array(v.canonical), "format": np.array(FORMAT),
+        "sizes": np.array(sorted(sizes)), "bid_table": tables.bid_table,
+        "card_rate": tables.card_rate}
+    if one_card is not None:
+        arrays["one_card"] = one_card
+    if model_sizes(tables.bid_model):
+        arrays["bid_model"] = tables.bid_model
+    if quality is not None:
+        arrays[QUALITY] = np.asarray(quality.values, dtype=np.float64)
+        arrays[QUALITY_COLUMNS] = np.array(quality.columns)
+    return _write_arrays(table_file(v, folder), arrays)
 
 
 class TableFile(NamedTuple):

@@ -1,0 +1,123 @@
+"""The bidder's quality figures (simulate.hands.bidder_quality): measured from the held-out
+exploitability, stored beside the bidder, merged by hand size, read back for the report;
+`bidlab exploit` and `bidlab train` measure and store them; every shipped bidder has them."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import simulate as sim
+import simulate.tables.trained as trained_mod
+from simulate.cli.main import main
+from simulate.hands import bidder_quality as bq
+from simulate.hands.exploit import exploitability
+from simulate.tables.trained import SHIPPED_DIR, table_file
+
+SMALL = {"deals": 1_000, "hands": 20, "deals_per_hand": 1_000}
+
+
+@pytest.fixture(scope="module")
+def oh2() -> pd.DataFrame:
+    return bq.measure(sim.load_variant("oh_hell"), [2], workers=1, **SMALL)
+
+
+def test_measured_figures_are_the_exploitability_summary(oh2: pd.DataFrame) -> None:
+    v = sim.load_variant("oh_hell")
+    s = exploitability(v, 2, SMALL["deals"], SMALL["hands"], SMALL["deals_per_hand"],
+                       workers=1).summary()
+    row = oh2.iloc[0]
+    assert list(oh2.columns) == list(bq.COLUMNS)
+    assert row["hand_size"] == 2 and row["hands"] == 20 and row["deals"] == 1_000
+    for name in ("hand_loss", "big_loss_share", "not_best", "cells", "max_gain"):
+        assert row[name] == pytest.approx(s[name])
+    assert row["hand_loss_lo"] <= row["hand_loss"] <= row["hand_loss_hi"]
+    assert oh2["cells"].dtype == np.int64
+    text = bq.table_text(oh2)
+    assert text.splitlines()[1].split()[0] == "2"
+
+
+def test_figures_are_stored_merged_by_size_and_read_back(
+        oh2: pd.DataFrame, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """record() writes into the file the bidder is read from, keeps the sizes it did not
+    measure, replaces the one it did, and changes no other array."""
+    v = sim.load_variant("oh_hell")
+    shipped = table_file(v, SHIPPED_DIR)
+    copy = tmp_path / shipped.name
+    shutil.copy(shipped, copy)
+    monkeypatch.setattr(trained_mod, "SHIPPED_DIR", tmp_path)
+    before = bq.stored_figures(v)
+    assert before is not None and 2 in set(before["hand_size"])
+    changed = oh2.assign(hand_loss=123.0)
+    assert bq.record(v, changed) == str(copy)
+    after = bq.stored_figures(v)
+    assert after is not None
+    assert sorted(after["hand_size"]) == sorted(before["hand_size"])
+    assert after.loc[after["hand_size"] == 2, "hand_loss"].tolist() == [123.0]
+    others = after["hand_size"] != 2
+    pd.testing.assert_frame_equal(after[others].reset_index(drop=True),
+                                  before[before["hand_size"] != 2].reset_index(drop=True))
+    with np.load(shipped) as a, np.load(copy) as b:
+        for name in a.files:
+            if name not in (trained_mod.QUALITY, trained_mod.QUALITY_COLUMNS):
+                floats = a[name].dtype.kind == "f"
+                assert np.array_equal(a[name], b[name], equal_nan=floats), name
+    shown = bq.stored(v)
+    assert shown is not None and set(shown["bidder"]) >= {"learned model",
+                                                          "exact one-card optimum"}
+
+
+def test_a_configuration_without_a_trained_file_has_nothing_to_record(oh2: pd.DataFrame
+                                                                      ) -> None:
+    v = sim.load_variant("oh_hell", zero_bid="adjusted")
+    assert bq.stored(v) is None
+    with pytest.raises(ValueError, match="bidlab train"):
+        bq.record(v, oh2)
+
+
+def test_every_shipped_bidder_publishes_its_figures() -> None:
+    """Every shipped configuration's file stores the figures of every hand size it plays,
+    measured with the default budget."""
+    for path in sorted(SHIPPED_DIR.glob("*.npz")):
+        name, players = path.stem.rsplit("-", 2)[:2]
+        v = sim.load_variant(name, players=int(players.rstrip("p")))
+        q = bq.stored(v)
+        assert q is not None, path.name
+        assert sorted(q["hand_size"]) == sorted(set(v.schedule)), path.name
+        assert (q["hands"] >= bq.HANDS).all() and q["hand_loss"].notna().all(), path.name
+
+
+def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    with pytest.raises(SystemExit) as exit_info:
+        main(list(args))
+    out, err = capsys.readouterr()
+    code = exit_info.value.code
+    return (0 if code is None else int(code)), out, err
+
+
+def test_exploit_command(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, err = _run(capsys, "exploit", "oh_hell", "-c", "2", "--hands", "20", "--deals",
+                          "1000", "--deals-per-hand", "1000", "--workers", "1", "--csv",
+                          str(tmp_path / "q"))
+    assert code == 0, err
+    assert "other seats bidding with the same bidder" in out and "targets:" in out
+    assert pd.read_csv(tmp_path / "q.csv")["hand_size"].tolist() == [2]
+
+
+@pytest.mark.parametrize(("args", "needle"), [
+    (["exploit", "hasenpfeffer"], "auction"),
+    (["exploit", "oh_hell", "--hands", "5"], "--hands 5"),
+    (["exploit", "oh_hell", "--deals", "10"], "--deals 10"),
+    (["exploit", "oh_hell", "-c", "2", "--hands", "20", "--deals", "1000", "--deals-per-hand",
+      "1000", "--record", "-s", "zero_bid=adjusted"], "no trained file"),
+    (["train", "oh_hell", "--quality-hands", "3"], "--quality-hands 3"),
+])
+def test_exploit_bad_input(args: list[str], needle: str,
+                           capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = _run(capsys, *args)
+    assert code == 2 and needle in err and len(err.strip().splitlines()) == 1
+    assert "Traceback" not in err
