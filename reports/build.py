@@ -45,6 +45,7 @@ from simulate.errors import BidlabInputError
 from simulate.games.compare import compare_games
 from simulate.games.simulate import simulate_games
 from simulate.games.skill import skill_profile
+from simulate.hands import bidder_quality
 from simulate.hands.card_attribution import direct_by_seat
 from simulate.hands.card_swap import marginal_values
 from simulate.hands.class_table import forced_class_table
@@ -82,6 +83,7 @@ QUESTIONS = {
 DEFAULT_HANDS = 1_000_000
 ODDS_SAMPLES = 100_000
 MANIFEST = "manifest.json"
+QUALITY_TABLE = "bidder-quality"   # the stored exploitability figures of the table bidder
 FORMAT = 5                # 5: the compact sheet ("compact" tables)
 
 
@@ -498,6 +500,10 @@ def _simulate(variants: list[sim.Variant], out: Path, data_dir: Path, hands: int
                                     "sizes": []}
             folder = staging / v.name
             folder.mkdir()
+            quality = bidder_quality.stored(v) if bid == "table" else None
+            if quality is not None:
+                write_table(quality, folder / QUALITY_TABLE, ("csv", "parquet"))
+                game["bidder_quality"] = QUALITY_TABLE
             for data in _game_sizes(v, sizes, hands, seed, play, bid, workers, bar,
                                     forced_deals):
                 game["sizes"].append(_write_size(folder, data))
@@ -550,7 +556,9 @@ def _render(out: Path, data_dir: Path, manifest: dict[str, Any],
             seed=manifest["seed"], hands_per_size=manifest["hands"],
             sizes=[_read_size(folder, entry) for entry in game["sizes"]],
             balance=_read_balance(folder, game.get("balance")),
-            fields=list(manifest.get("fields", []))))
+            fields=list(manifest.get("fields", [])),
+            bidder_quality=(pd.read_parquet(folder / f"{game['bidder_quality']}.parquet")
+                            if game.get("bidder_quality") else None)))
     site = out / "site"
     build_site(games, site)
     echo(f"wrote {site / 'index.html'} (data and manifest in {data_dir})")

@@ -131,3 +131,6 @@ class GameReport:
     sizes: list[SizeReport] = field(default_factory=list)
     balance: BalanceReport | None = None  # when whole games were played
     fields: list[str] = field(default_factory=list)  # opponents' bid policies of the panels
+    # simulate.hands.bidder_quality.stored: the bidder's exploitability per hand size, as
+    # measured when it was trained (None: not measured)
+    bidder_quality: pd.DataFrame | None = None

@@ -22,6 +22,7 @@ from reports.html import site
 from reports.html.forced import MAIN_CLASSES, TOO_CLOSE
 from reports.html.site import build_site
 from reports.model import GameReport, SizeReport
+from simulate.hands import bidder_quality
 from simulate.hands.class_table import forced_class_table
 from simulate.hands.classes import point_frame
 from simulate.hands.compact_sheet import compact_sheet
@@ -59,12 +60,13 @@ def _size(v, h: int, odds_hand: str | None, trump: str | None = None) -> SizeRep
 
 def _game(name: str, sizes: list[tuple[int, str | None, str | None]]) -> GameReport:
     v = sim.load_variant(name)
+    quality = bidder_quality.stored(v) if v.bidding_form != "auction" else None
     return GameReport(
         name=v.name, title=v.title, canonical=v.canonical, players=v.players,
         summary=v.summary, policies={"play": ("precision", PLAY["precision"].description),
                                      "bid": ("table", BID["table"].description)},
         seed=0, hands_per_size=HANDS, fields=["table", "heuristic"],
-        sizes=[_size(v, h, hand, trump) for h, hand, trump in sizes])
+        sizes=[_size(v, h, hand, trump) for h, hand, trump in sizes], bidder_quality=quality)
 
 
 @pytest.fixture(scope="module")
@@ -336,3 +338,22 @@ def test_parallel_build_writes_the_same_site(tmp_path: Path, games: list[GameRep
     assert sorted(parallel) == sorted(serial)
     different = [str(k) for k in serial if serial[k] != parallel[k]]
     assert different == []
+
+
+def test_the_bidders_quality_is_published(games: list[GameReport], built: Path) -> None:
+    """The game page shows the stored exploitability of the bidder per hand size (with n and
+    intervals), an auction game says why it has none."""
+    oh_hell = games[0]
+    assert oh_hell.bidder_quality is not None
+    page = (built / "oh_hell.html").read_text(encoding="utf-8")
+    section = page[page.index('id="bidder-quality"'):]
+    section = section[:section.index("</section>")]
+    rows = oh_hell.bidder_quality
+    assert len(rows) == len(set(sim.load_variant("oh_hell").schedule))
+    assert section.count("<tr") == len(rows) + 1           # a header and one row per size
+    largest = rows.loc[rows["hand_size"].idxmax()]
+    assert f"{largest['hand_loss']:.2f}" in section and "held-out" in section
+    assert "learned model" in section and "exact one-card optimum" in section
+    assert (built / "oh_hell" / "bidder-quality.csv").is_file()
+    auction = (built / "hasenpfeffer.html").read_text(encoding="utf-8")
+    assert "auction" in auction[auction.index('id="bidder-quality"'):]

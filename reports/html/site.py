@@ -4,7 +4,8 @@ build_site(games, out_dir) renders reports.model.GameReport objects (filled by
 reports/build.py) into
 
     index.html                  all games, links, the policies, how to read the figures
-    <name>.html                 a section per hand size: tables (n, CIs, thin rows marked) and
+    <name>.html                 the bidder's stored quality figures (reports.html.quality), then
+                                a section per hand size: tables (n, CIs, thin rows marked) and
                                 charts (PNG embedded, SVG linked), every table also as CSV and
                                 Parquet
     <name>-cheatsheet.html      the compact sheet: the bid by points for every hand size
@@ -60,6 +61,7 @@ from reports.html.page import (
     slug,
     table_downloads,
 )
+from reports.html.quality import quality_section
 from reports.model import GameReport, SizeReport
 from simulate.util.files import write_atomically
 from simulate.util.format import seat_label
@@ -120,7 +122,8 @@ def _build_into(games: list[GameReport], root: Path, workers: int | None) -> Non
     _write_text(root / "index.html", _index_page(games))
     for gi, g in enumerate(games):
         _write_text(root / f"{slug(g.name)}.html",
-                    _game_page(g, [sections[gi, si] for si in range(len(g.sizes))]))
+                    _game_page(g, [quality_section(g, root)]
+                               + [sections[gi, si] for si in range(len(g.sizes))]))
         _write_text(root / f"{slug(g.name)}-cheatsheet.html", cheatsheet_page(g))
         _write_text(root / f"{slug(g.name)}-fullsheet.html", fullsheet_page(g))
         if gi in balances:
@@ -611,6 +614,8 @@ def _game_page(g: GameReport, sections: list[str]) -> str:
                if g.balance is not None else "<p>")
             + f'<a href="{s}-cheatsheet.html">Printable cheat sheet</a> · '
             f'<a href="{s}-fullsheet.html">Full sheet</a> · '
+            + ('<a href="#bidder-quality">How good is the bidder?</a> · '
+               if g.policies.get("bid", ("",))[0].startswith("table") else "") +
             f'<a href="index.html#how-to-read">How to read the figures</a></p>'
             f"{config_block(g, extra)}<nav class=\"sizes\">Hand sizes: {nav}</nav>"
             + "".join(sections))
