@@ -10,26 +10,25 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from test_cli import assert_one_line_error, run_main
 
 import simulate as sim
 import simulate.tables.trained as trained_mod
-from simulate.cli.main import main
 from simulate.hands import bidder_quality as bq
 from simulate.hands.exploit import exploitability
 from simulate.tables.trained import SHIPPED_DIR, table_file
 
-SMALL = {"deals": 1_000, "hands": 20, "deals_per_hand": 1_000}
+DEALS, HANDS, PER_HAND = 1_000, 20, 1_000     # a small measurement
 
 
 @pytest.fixture(scope="module")
 def oh2() -> pd.DataFrame:
-    return bq.measure(sim.load_variant("oh_hell"), [2], workers=1, **SMALL)
+    return bq.measure(sim.load_variant("oh_hell"), [2], DEALS, HANDS, PER_HAND, workers=1)
 
 
 def test_measured_figures_are_the_exploitability_summary(oh2: pd.DataFrame) -> None:
     v = sim.load_variant("oh_hell")
-    s = exploitability(v, 2, SMALL["deals"], SMALL["hands"], SMALL["deals_per_hand"],
-                       workers=1).summary()
+    s = exploitability(v, 2, DEALS, HANDS, PER_HAND, workers=1).summary()
     row = oh2.iloc[0]
     assert list(oh2.columns) == list(bq.COLUMNS)
     assert row["hand_size"] == 2 and row["hands"] == 20 and row["deals"] == 1_000
@@ -91,16 +90,8 @@ def test_every_shipped_bidder_publishes_its_figures() -> None:
         assert (q["hands"] >= bq.HANDS).all() and q["hand_loss"].notna().all(), path.name
 
 
-def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as exit_info:
-        main(list(args))
-    out, err = capsys.readouterr()
-    code = exit_info.value.code
-    return (0 if code is None else int(code)), out, err
-
-
 def test_exploit_command(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    code, out, err = _run(capsys, "exploit", "oh_hell", "-c", "2", "--hands", "20", "--deals",
+    code, out, err = run_main(capsys, "exploit", "oh_hell", "-c", "2", "--hands", "20", "--deals",
                           "1000", "--deals-per-hand", "1000", "--workers", "1", "--csv",
                           str(tmp_path / "q"))
     assert code == 0, err
@@ -118,6 +109,6 @@ def test_exploit_command(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> 
 ])
 def test_exploit_bad_input(args: list[str], needle: str,
                            capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = _run(capsys, *args)
-    assert code == 2 and needle in err and len(err.strip().splitlines()) == 1
-    assert "Traceback" not in err
+    code, out, err = run_main(capsys, *args)
+    assert_one_line_error(code, err, needle)
+    assert out == ""

@@ -387,6 +387,11 @@ def exploit(v: Variant, hand_sizes: tuple[int, ...], hands: int, deals_per_hand:
                                "least 1000 each")
     if csv_stem:
         check_out(f"{csv_stem}.csv")
+    if record:
+        try:
+            bq.record_file(v)            # before any work: is there a file to record in?
+        except ValueError as exc:
+            raise BidlabInputError(str(exc)) from None
     sizes = sorted(set(hand_sizes or v.schedule))
     label = bid_policy_label(v, "table", sizes)
     named = "" if label == "table" else f" ({label})"

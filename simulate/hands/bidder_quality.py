@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -137,15 +138,22 @@ def stored(v: Variant) -> pd.DataFrame | None:
     return frame
 
 
-def record(v: Variant, frame: pd.DataFrame) -> str:
-    """Store `frame` (measure's figures) in the trained file the bidder of `v` is read from,
-    beside the figures of the sizes it did not measure; returns the file's path. Raises
-    ValueError where the configuration has no trained file."""
+def record_file(v: Variant) -> Path:
+    """The trained file the bidder of `v` is read from, where record() stores the figures.
+    Raises ValueError where the configuration has none."""
     source = trained_source(v, compile_tables(v).bid_table.shape)
     if source is None:
         raise ValueError(f"{v.canonical} has no trained file to record the figures in; "
                          "`bidlab train` writes one")
-    return str(store_quality(v, source[0], as_quality(merged(stored_figures(v), frame))))
+    return source[0]
+
+
+def record(v: Variant, frame: pd.DataFrame) -> str:
+    """Store `frame` (measure's figures) in the trained file the bidder of `v` is read from,
+    beside the figures of the sizes it did not measure; returns the file's path. Raises
+    ValueError where the configuration has no trained file."""
+    path = record_file(v)
+    return str(store_quality(v, path, as_quality(merged(stored_figures(v), frame))))
 
 
 def table_text(frame: pd.DataFrame) -> str:
