@@ -105,7 +105,7 @@ def _ci(lo: float, hi: float) -> str:
 
 def as_quality(frame: pd.DataFrame) -> Quality:
     """The figures as the trained file stores them."""
-    return Quality(list(COLUMNS), frame[list(COLUMNS)].to_numpy(dtype=np.float64))
+    return Quality(COLUMNS, frame[list(COLUMNS)].to_numpy(dtype=np.float64))
 
 
 def merged(old: pd.DataFrame | None, new: pd.DataFrame) -> pd.DataFrame:

@@ -109,7 +109,7 @@ class Quality(NamedTuple):
     """The bidder's held-out quality figures stored beside it (simulate.hands.bidder_quality
     measures them): one row per hand size, one column per figure."""
 
-    columns: list[str]
+    columns: tuple[str, ...]
     values: np.ndarray        # float64[sizes, columns]
 
 
@@ -122,7 +122,7 @@ def trained_source(v: Variant, table_shape: tuple[int, ...]) -> tuple[Path, Qual
             continue
         if QUALITY in data and QUALITY_COLUMNS in data and data[QUALITY].ndim == 2 \
                 and data[QUALITY].shape[1] == len(data[QUALITY_COLUMNS]):
-            return path, Quality([str(c) for c in data[QUALITY_COLUMNS]],
+            return path, Quality(tuple(str(c) for c in data[QUALITY_COLUMNS]),
                                  np.asarray(data[QUALITY], dtype=np.float64))
         return path, None
     return None
