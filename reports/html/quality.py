@@ -17,11 +17,10 @@ from reports.html.page import (
     table_downloads,
 )
 from reports.model import GameReport
+from simulate.hands.bidder_quality import TARGET_GAIN as GAIN_TARGET
+from simulate.hands.bidder_quality import TARGET_LOSS as LOSS_TARGET
 
 __all__ = ["quality_section"]
-
-LOSS_TARGET = 0.25     # the mean loss per hand a bidder at the optimum stays under
-GAIN_TARGET = 0.2      # the class-level gain the published figures flag
 
 
 def _gain(r: Row) -> str:
