@@ -103,6 +103,7 @@ def test_exploit_command(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> 
     (["exploit", "hasenpfeffer"], "auction"),
     (["exploit", "oh_hell", "--hands", "5"], "--hands 5"),
     (["exploit", "oh_hell", "--deals", "10"], "--deals 10"),
+    (["exploit", "hoffer", "-c", "7"], "allowed: 1 to 6"),
     (["exploit", "oh_hell", "-c", "2", "--hands", "20", "--deals", "1000", "--deals-per-hand",
       "1000", "--record", "-s", "zero_bid=adjusted"], "no trained file"),
     (["train", "oh_hell", "--quality-hands", "3"], "--quality-hands 3"),

@@ -20,7 +20,7 @@ from reports.model import GameReport
 from simulate.hands.bidder_quality import TARGET_GAIN as GAIN_TARGET
 from simulate.hands.bidder_quality import TARGET_LOSS as LOSS_TARGET
 
-__all__ = ["quality_section"]
+__all__ = ["quality_section", "shows_quality"]
 
 
 def _gain(r: Row) -> str:
@@ -54,11 +54,16 @@ COLS: list[Col] = [
 ]
 
 
+def shows_quality(g: GameReport) -> bool:
+    """Whether the game's pages bid with the table bidder, whose figures the section shows."""
+    return g.policies.get("bid", ("",))[0].startswith("table")
+
+
 def quality_section(g: GameReport, root: Path) -> str:
     """The section (HTML), its table also written under root as CSV and Parquet."""
     head = '<section id="bidder-quality"><h2>How good is the bidder?</h2>'
     q = g.bidder_quality
-    if not g.policies.get("bid", ("",))[0].startswith("table"):
+    if not shows_quality(g):
         return ""           # the figures are the table bidder's; this report bids otherwise
     if any(r.contract for r in g.sizes):
         return (head + '<p class="note">Not measured: the bids here are an auction\'s '

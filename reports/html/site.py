@@ -61,7 +61,7 @@ from reports.html.page import (
     slug,
     table_downloads,
 )
-from reports.html.quality import quality_section
+from reports.html.quality import quality_section, shows_quality
 from reports.model import GameReport, SizeReport
 from simulate.util.files import write_atomically
 from simulate.util.format import seat_label
@@ -615,7 +615,7 @@ def _game_page(g: GameReport, sections: list[str]) -> str:
             + f'<a href="{s}-cheatsheet.html">Printable cheat sheet</a> · '
             f'<a href="{s}-fullsheet.html">Full sheet</a> · '
             + ('<a href="#bidder-quality">How good is the bidder?</a> · '
-               if g.policies.get("bid", ("",))[0].startswith("table") else "") +
+               if shows_quality(g) else "") +
             f'<a href="index.html#how-to-read">How to read the figures</a></p>'
             f"{config_block(g, extra)}<nav class=\"sizes\">Hand sizes: {nav}</nav>"
             + "".join(sections))

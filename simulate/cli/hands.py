@@ -33,10 +33,10 @@ from simulate.runner.plan import DEFAULT_CHUNK
 from simulate.tables.policies import bid_policy_label
 from simulate.util.checks import check_seed, positive_int
 
-# Options of `simulate` that change its numbers: on --resume each one given must agree with
-# the run's manifest (JobSpec field → how the user writes it).
 MIN_QUALITY_HANDS = 20      # held-out hands below which a mean loss says little
 
+# Options of `simulate` that change its numbers: on --resume each one given must agree with
+# the run's manifest (JobSpec field → how the user writes it).
 RESUME_FIELDS = {"hand_size": "--hand-size", "hands": "--hands", "seed": "--seed",
                  "play": "--play", "bid": "--bid", "trump": "--trump", "fixed": "--fixed",
                  "round_index": "--round", "chunk_size": "--chunk-size"}
@@ -393,6 +393,8 @@ def exploit(v: Variant, hand_sizes: tuple[int, ...], hands: int, deals_per_hand:
         except ValueError as exc:
             raise BidlabInputError(str(exc)) from None
     sizes = sorted(set(hand_sizes or v.schedule))
+    for h in sizes:
+        v.check_hand_size(h)
     label = bid_policy_label(v, "table", sizes)
     named = "" if label == "table" else f" ({label})"
     click.echo(f"{v.canonical}: the table bidder{named} against one-seat deviations, every "
@@ -410,10 +412,7 @@ def exploit(v: Variant, hand_sizes: tuple[int, ...], hands: int, deals_per_hand:
         write_table(frame, f"{csv_stem}.csv")
         click.echo(f"wrote {csv_stem}.csv")
     if record:
-        try:
-            click.echo(f"recorded in {bq.record(v, frame)}")
-        except ValueError as exc:
-            raise BidlabInputError(str(exc)) from None
+        click.echo(f"recorded in {bq.record(v, frame)}")
 
 
 @click.command()
