@@ -81,13 +81,15 @@ def test_web_odds_names_the_fallback() -> None:
     assert [row["bidder"] for row in body["panel"]["rows"]][0] == FALLBACK
 
 
-def test_report_names_an_auction_games_bidder_as_the_heuristic() -> None:
-    """Hasenpfeffer's contract bidding has no trained table: the report's bid policy is the
-    heuristic, with the heuristic's description."""
+def test_an_auction_games_bidder_is_named_by_its_trained_table() -> None:
+    """Hasenpfeffer's auction table ships for its defaults, so the report names the table
+    bidder "table"; an option without a trained file falls back to the heuristic, named so."""
     from reports.build import bid_policy_entry
-    from simulate.tables.policies import BID
+    from simulate.tables.policies import BID, bid_policy_label
 
-    name, desc = bid_policy_entry({"name": "hasenpfeffer", "players": 4}, "table")
-    assert name == FALLBACK and desc == BID["heuristic"].description
+    assert bid_policy_entry({"name": "hasenpfeffer", "players": 4}, "table") == \
+        ("table", BID["table"].description)
+    untrained = sim.load_variant("hasenpfeffer", defenders_score_tricks=True)
+    assert bid_policy_label(untrained, "table") == FALLBACK
     assert bid_policy_entry({"name": "oh_hell", "players": 4}, "table") == \
         ("table", BID["table"].description)

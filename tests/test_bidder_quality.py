@@ -80,10 +80,13 @@ def test_a_configuration_without_a_trained_file_has_nothing_to_record(oh2: pd.Da
 
 def test_every_shipped_bidder_publishes_its_figures() -> None:
     """Every shipped configuration's file stores the figures of every hand size it plays,
-    measured with the default budget."""
+    measured with the default budget. (An auction game's file holds its auction table,
+    whose figures are its training's held-out ones: these judge per-player bids.)"""
     for path in sorted(SHIPPED_DIR.glob("*.npz")):
         name, players = path.stem.rsplit("-", 2)[:2]
         v = sim.load_variant(name, players=int(players.rstrip("p")))
+        if v.bidding_form == "auction":
+            continue
         q = bq.stored(v)
         assert q is not None, path.name
         assert sorted(q["hand_size"]) == sorted(set(v.schedule)), path.name

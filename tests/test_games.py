@@ -297,8 +297,8 @@ def test_games_and_compare_commands(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_compare_train_trains_only_what_lacks_a_table(monkeypatch: pytest.MonkeyPatch) -> None:
-    """--train trains configurations without a trained table (not the shipped defaults, not
-    auctions) and then compares with precision+table."""
+    """--train trains configurations without a trained table (not the shipped defaults) and
+    then compares with precision+table."""
     import simulate.hands.train as train_mod
 
     trained: list[str] = []

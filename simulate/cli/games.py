@@ -30,12 +30,12 @@ CEILING_GAMES = 5_000     # default games per seating behind the luck ceiling (i
 
 def _train_missing(configs: Sequence[Variant]) -> None:
     """Train (once; the tables are cached) every configuration's table bidder that is not
-    trained for its whole schedule. Auctions have nothing to train."""
+    trained for its whole schedule (an auction game: its auction table)."""
     from simulate.hands.train import train
     from simulate.tables.compile import record_trained_sizes, trained_sizes
 
     for v in configs:
-        if v.bidding_form == "auction" or set(v.schedule) <= set(trained_sizes(v)):
+        if set(v.schedule) <= set(trained_sizes(v)):
             continue
         click.echo(f"training the table bidder for {v.canonical} (once; cached)", err=True)
         train(v, echo=lambda line: click.echo(line, err=True))

@@ -56,9 +56,9 @@ class Role:
 
 def best_bidder(configs: Sequence[Variant]) -> str:
     """The strongest bidder every configuration has: the trained table where all of them
-    have one for their whole schedule (auctions need none), else the heuristic."""
-    ok = all(v.bidding_form == "auction" or set(v.schedule) <= set(trained_sizes(v))
-             for v in configs)
+    have one for their whole schedule (an auction game: its auction table), else the
+    heuristic."""
+    ok = all(set(v.schedule) <= set(trained_sizes(v)) for v in configs)
     return "table" if ok else "heuristic"
 
 

@@ -46,6 +46,7 @@ from simulate.hands import bidder_quality
 from simulate.hands.bidder_quality import cards
 from simulate.hands.job import Job, card_rates, make_job
 from simulate.hands.simulate import records_arrays
+from simulate.hands.train_auction import train_auction
 from simulate.hands.train_model import gate_cells, train_model_size
 from simulate.kernel.hand import H_OVERRIDDEN, H_TRUMP, S_BID, S_SCORE
 from simulate.reference.informed import informed_one_card_optimum
@@ -218,10 +219,6 @@ def train(v: Variant, hand_sizes: list[int] | None = None, deals: int = 30_000,
     quality_hands: held-out hands behind each size's exploitability, measured before and
     after training it and stored with the bidder (simulate.hands.bidder_quality; 0: none).
     """
-    if v.bidding_form == "auction":
-        raise BidlabInputError(
-            f"{v.name} bids in an auction: the table bidder applies to per-player bids; its "
-            "auction choices use the heuristic")
     sizes = sorted(set(hand_sizes or v.schedule))
     for h in sizes:
         v.check_hand_size(h)
@@ -238,6 +235,12 @@ def train(v: Variant, hand_sizes: list[int] | None = None, deals: int = 30_000,
         raise BidlabInputError(f"patience={patience}: at least 1")
     if quality_hands < 0:
         raise BidlabInputError(f"quality_hands={quality_hands}: 0 (not measured) or more")
+    if v.bidding_form == "auction":
+        if not max_iter:
+            raise BidlabInputError("iterations=0: an auction game trains only its auction "
+                                   "table, so at least 1 iteration")
+        return _train_auction(v, sizes, deals, seed, max_iter, workers, folder, echo, held_out,
+                              patience)
     one_card = None
     if 1 in sizes:
         have = compile_tables(v).one_card
@@ -272,6 +275,23 @@ def train(v: Variant, hand_sizes: list[int] | None = None, deals: int = 30_000,
         quality = bidder_quality.as_quality(bidder_quality.merged(
             bidder_quality.stored_figures(v), pd.concat(measured)))
     return save_trained(v, compile_tables(v), kept, folder or user_dir(), one_card, quality)
+
+
+def _train_auction(v: Variant, sizes: list[int], deals: int, seed: int, max_iter: int,
+                   workers: int | None, folder: Path | None, echo: Callable[[str], None],
+                   held_out: int | None, patience: int) -> Path:
+    """train() for an auction game: the auction table of every size
+    (simulate.hands.train_auction), saved with the card rates it classes hands by. Its
+    quality is the held-out gain each iteration prints, not the bid figures of
+    bidder_quality, which judge per-player bids."""
+    for h in sizes:
+        card_rates(v, h)
+        echo(f"  {cards(h)}: the auction's highest steps"
+             + (" and lone calls" if v.options.get("allow_alone") else "")
+             + " by forced decisions")
+        train_auction(v, h, deals, seed, max_iter, workers, echo, held_out, patience)
+    kept = sorted(set(sizes) | set(trained_sizes(v)))
+    return save_trained(v, compile_tables(v), kept, folder or user_dir())
 
 
 def one_card_table(v: Variant) -> np.ndarray | None:

@@ -22,6 +22,7 @@ from simulate.kernel.bits import lowest_bit_index, popcount
 from simulate.kernel.deal import deal_cards, draw_card
 from simulate.kernel.jit import kernel_jit
 from simulate.kernel.policies import (
+    auction_entry,
     bid_by_rules,
     choose_auction,
     choose_discard,
@@ -30,6 +31,7 @@ from simulate.kernel.policies import (
     choose_yes_no,
     hand_weight,
     precision_play,
+    table_auction,
 )
 from simulate.kernel.rng import seed_stream
 from simulate.kernel.trick import TS_CARD0, TS_SIZE, legal_mask, trick_add, trick_reset, trick_winner
@@ -193,10 +195,12 @@ def trump_before_bids(P, rs_pol, hands, h, forced_trump, turn, card_suit, bid_po
 
 
 @kernel_jit(inline=True)
-def _auction_winner(P, rs_pol, hands, bid_pol, ladder, card_rate, win_weight, trace, hout,
-                    do_trace):
+def _auction_winner(P, rs_pol, hands, h, bid_pol, ladder, card_rate, win_weight, suit_mask,
+                    bid_table, trace, hout, do_trace):
     """The auction, then the all-pass rule: returns (maker, ladder step), maker -1 when
-    the hand is void."""
+    the hand is void. A seat bids by its policy; the table bidder by its trained auction
+    table where it has one (else as the heuristic); the training seat P[AUCTION_SEAT] to
+    the step P[AUCTION_LIMIT], whatever its policy."""
     n = P[L.N_PLAYERS]
     first = P[L.FIRST_BIDDER]
     high = 0
@@ -219,8 +223,18 @@ def _auction_winner(P, rs_pol, hands, bid_pol, ladder, card_rate, win_weight, tr
         i += 1
         if (passed >> np.uint64(seat)) & ONE:
             continue
-        action = choose_auction(bid_pol[seat], rs_pol, high, n_steps, ladder, hands[seat],
-                                P[L.WIDOW], P, bid_weights(bid_pol[seat], card_rate, win_weight))
+        if seat == P[L.AUCTION_SEAT]:
+            limit = P[L.AUCTION_LIMIT]
+            action = high + 1 if high < n_steps and high + 1 <= limit else 0
+        else:
+            action = -1
+            if bid_pol[seat] == L.BID_TABLE:
+                action = table_auction(rs_pol, high, n_steps, hands[seat], h, seat, P,
+                                       card_rate, suit_mask, bid_table)
+            if action < 0:
+                action = choose_auction(bid_pol[seat], rs_pol, high, n_steps, ladder,
+                                        hands[seat], P[L.WIDOW], P,
+                                        bid_weights(bid_pol[seat], card_rate, win_weight))
         _record(trace, hout, do_trace, L.D_AUCTION, seat, action)
         if action == 0:
             passed |= ONE << np.uint64(seat)
@@ -243,10 +257,12 @@ def _auction_winner(P, rs_pol, hands, bid_pol, ladder, card_rate, win_weight, tr
 
 @kernel_jit(inline=True)
 def _maker_declares(P, rs_pol, hands, h, maker, contract, trump, forced_trump, bid_pol,
-                    ladder, strength, suit_mask, aces, card_rate, win_weight, sout, trace, hout,
-                    do_trace):
+                    ladder, strength, suit_mask, aces, card_rate, win_weight, bid_table, sout,
+                    trace, hout, do_trace):
     """The auction's maker takes the widow, names trump, discards and may go alone (then a
-    defender may too). Returns (trump, alone seat, defending-alone seat, seats sitting out)."""
+    defender may too): the table bidder goes alone by its trained auction table where it
+    has an entry for its hand, training forces the call by P[ALONE_FORCE]. Returns (trump,
+    alone seat, defending-alone seat, seats sitting out)."""
     n = P[L.N_PLAYERS]
     teams = P[L.TEAMS]
     sout[maker, S_BID] = contract
@@ -255,6 +271,7 @@ def _maker_declares(P, rs_pol, hands, h, maker, contract, trump, forced_trump, b
         trump = choose_trump(bid_pol[maker], rs_pol, P, hands[maker], h,
                              bid_weights(bid_pol[maker], card_rate, win_weight))
     _record(trace, hout, do_trace, L.D_TRUMP, maker, trump)
+    with_widow = hands[maker]    # the lone call reads the hand as the maker sees it now
     for _ in range(P[L.DISCARD]):
         c = choose_discard(bid_pol[maker], rs_pol, hands[maker], trump, strength, suit_mask,
                            aces)
@@ -265,8 +282,13 @@ def _maker_declares(P, rs_pol, hands, h, maker, contract, trump, forced_trump, b
     sitting_out = ZERO
     go_alone = ladder[contract, 2]
     if go_alone == 0 and P[L.ALLOW_ALONE]:
-        go_alone = choose_yes_no(bid_pol[maker], rs_pol,
-                                 hand_weight(hands[maker], h, trump, card_rate), h - 0.5)
+        go_alone = P[L.ALONE_FORCE]           # training forces the call
+        if go_alone < 0 and bid_pol[maker] == L.BID_TABLE:
+            go_alone = auction_entry(with_widow, h, maker, trump, card_rate, suit_mask,
+                                     bid_table, L.ALONE_AT)
+        if go_alone < 0:
+            go_alone = choose_yes_no(bid_pol[maker], rs_pol,
+                                     hand_weight(hands[maker], h, trump, card_rate), h - 0.5)
         _record(trace, hout, do_trace, L.D_ALONE, maker, go_alone)
     if go_alone:
         alone = maker
@@ -593,8 +615,9 @@ def deal_and_bid(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, bid_p
     sitting_out = ZERO
     voided = False
     if P[L.FORM] == L.FORM_AUCTION:
-        maker, contract = _auction_winner(P, rs_pol, hands, bid_pol, ladder, card_rate,
-                                          win_weight, trace, hout, do_trace)
+        maker, contract = _auction_winner(P, rs_pol, hands, h, bid_pol, ladder, card_rate,
+                                          win_weight, suit_mask, tabs.bid_table, trace, hout,
+                                          do_trace)
         if maker < 0:
             hout[H_VOIDED] = 1
             hout[H_TRUMP] = 4 if trump < 0 else trump
@@ -602,8 +625,8 @@ def deal_and_bid(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, bid_p
         else:
             trump, alone, defender_alone, sitting_out = _maker_declares(
                 P, rs_pol, hands, h, maker, contract, trump, forced_trump, bid_pol, ladder,
-                strength, suit_mask, masks[2], card_rate, win_weight, sout, trace, hout,
-                do_trace)
+                strength, suit_mask, masks[2], card_rate, win_weight, tabs.bid_table, sout,
+                trace, hout, do_trace)
     else:
         trump = sequential_bids(P, rs_pol, hands, h, constrained, trump, forced_trump, bid_pol,
                                  tabs, turn, sout, trace, hout, do_trace, -1, -1, bid_value)

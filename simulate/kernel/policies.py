@@ -27,6 +27,8 @@ from simulate.kernel.trick import (
 )
 from simulate.tables.layout import (
     ACE_CHOICE,
+    ALONE_AT,
+    AUCTION_LIMIT_AT,
     BID_HEURISTIC,
     BID_RANDOM,
     BID_TABLE,
@@ -299,6 +301,30 @@ def choose_auction(pol, rs, high, n_steps, ladder, hand, widow_n, P, win_weight)
     count = 1 + n_steps - high
     k = below(rs, count)
     return 0 if k == 0 else high + k
+
+
+@kernel_jit(inline=True)
+def auction_entry(hand, h, seat, t, rate, suit_mask, bid_table, entry):
+    """The trained auction table's `entry` (AUCTION_LIMIT_AT or ALONE_AT) for `seat` holding
+    `hand` under trump t (its class: expected tricks in half tricks, trumps held), -1 where
+    the table has none."""
+    if h >= bid_table.shape[0] or seat >= bid_table.shape[1] or \
+            bid_table.shape[4] <= ALONE_AT:
+        return -1
+    k, trumps = hand_class(hand, h, t, rate, suit_mask, bid_table.shape[2])
+    return np.int64(bid_table[h, seat, k, min(trumps, bid_table.shape[3] - 1), entry])
+
+
+@kernel_jit(inline=True)
+def table_auction(rs, high, n_steps, hand, h, seat, P, rate, suit_mask, bid_table):
+    """The table bidder in an auction: raise by one step while the next step is within the
+    highest step its trained table gives its hand (classed under the trump it would name);
+    -1 where the table has no entry for it (the caller then asks the heuristic)."""
+    t = choose_trump(BID_TABLE, rs, P, hand, h, rate)
+    limit = auction_entry(hand, h, seat, t, rate, suit_mask, bid_table, AUCTION_LIMIT_AT)
+    if limit < 0:
+        return -1
+    return high + 1 if high < n_steps and high + 1 <= limit else 0
 
 
 @kernel_jit(inline=True)

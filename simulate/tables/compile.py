@@ -106,7 +106,11 @@ class RuleTables:
     lead_beaters: np.ndarray  # uint64[5, D] cards that could take a trick c leads
     card_rate: np.ndarray    # float64[H+1, 5, D] tricks a card takes per hand it is dealt in
     bid_table: np.ndarray    # int8[H+1, n, E, H+1, H+2] trained bid by (hand size, seat,
-                             # expected-tricks bin, trumps held, sum of earlier bids); -1 untrained
+                             # expected-tricks bin, trumps held, sum of earlier bids); -1 untrained.
+                             # An auction hears no sum: there [..., AUCTION_LIMIT_AT] is the
+                             # highest ladder step the seat bids to (0: it passes), its class
+                             # taken under the trump it would name, and [..., ALONE_AT] whether
+                             # it goes alone as maker holding that class after the widow
     one_card: np.ndarray     # int8[n, 2**(n-1), U, D] exact one-card bid by (seat, earlier
                              # bids as bits in bidding order, turned-up card + 1 (U = D + 1) or
                              # 0 (U = 1: fixed trump), card); shape (1, 1, 1, 1) = none
@@ -225,6 +229,8 @@ def _compile(v: Variant) -> RuleTables:
         P[L.TRUMP_CHOICE0 + i] = TRUMP_NAMES.index(name)
     P[L.MAX_HAND], P[L.MAX_BID] = H, B
     P[L.OVERRIDE_SEAT] = -1
+    P[L.AUCTION_SEAT] = -1
+    P[L.ALONE_FORCE] = -1
     P[L.FACE_UP_LEFTOVERS] = int(bool(v.options.get("face_up_leftovers")))
     P[L.LOWER_WINS] = int(v.rule("end.better", "higher") == "lower")
     P[L.TRUMP_BLIND] = int(bool(v.rule("trump.before_looking")) and v.trump_chooser == "dealer")

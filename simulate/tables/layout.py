@@ -56,7 +56,10 @@ DEFENDERS_PAY = OVERTRICKS_PAY + 1  # defenders gain from every trick they take
 FACE_UP_LEFTOVERS = DEFENDERS_PAY + 1   # the undealt cards lie face up (seen by all)
 LOWER_WINS = FACE_UP_LEFTOVERS + 1      # the lowest total wins (bidders minimise the score)
 TRUMP_BLIND = LOWER_WINS + 1            # the dealer names trump before looking at the hand
-P_SIZE = TRUMP_BLIND + 1
+AUCTION_SEAT = TRUMP_BLIND + 1          # training: this seat bids in the auction up to ...
+AUCTION_LIMIT = AUCTION_SEAT + 1        # ... this ladder step (0: passes); -1: nobody
+ALONE_FORCE = AUCTION_LIMIT + 1         # training: the maker goes alone (1) or not (0); -1: own choice
+P_SIZE = ALONE_FORCE + 1
 
 # --- codes --------------------------------------------------------------------------------
 CH_FIXED = int(TrumpChooser.FIXED)
@@ -102,3 +105,8 @@ MODEL_TRUMP_CAP = 6
 # policies
 PLAY_RANDOM, PLAY_GREEDY, PLAY_PRECISION = 0, 1, 2
 BID_RANDOM, BID_GREEDY, BID_HEURISTIC, BID_TABLE = 0, 1, 2, 3
+
+# an auction's trained table (RuleTables.bid_table, whose last axis, the sum of the bids
+# heard, an auction does not have): the highest step a seat bids to, and whether a maker
+# goes alone
+AUCTION_LIMIT_AT, ALONE_AT = 0, 1

@@ -93,8 +93,14 @@ BID = {
                         "allowed bid instead of the cell's. At one card it bids the exact "
                         "informed optimum "
                         "(its card, the turn-up and the exact earlier bids) where the rules "
-                        "allow one. Cells seen too rarely in training, and auctions, "
-                        "use the heuristic; trump choices are the heuristic's. Without a "
+                        "allow one. In an auction (Hasenpfeffer) it raises by one step "
+                        "while the next step is within the highest step its table gives "
+                        "its hand class (under the trump it would name), and as maker goes "
+                        "alone where its table says so, both chosen by forced decisions on "
+                        "fresh deals (every step, and alone or not, played on the same "
+                        "deals), kept by a round robin of the iterates on held-out deals. "
+                        "Cells seen too rarely in training use the heuristic; trump "
+                        "choices, discards and defending alone are the heuristic's. Without a "
                         "trained table for the configuration it is the heuristic, and is named "
                         "so."),
 }
