@@ -16,6 +16,7 @@ import simulate.hands.train_model as tm
 import simulate.tables.trained as trained_mod
 from simulate.hands.exploit import natural_bids
 from simulate.hands.player import Player
+from simulate.kernel.hand import H_TRUMP, S_BID
 from simulate.tables.bid_model import NO_MODEL, active_columns, design_matrix, predict
 from simulate.tables.compile import compile_tables, model_shape, record_model
 from simulate.tables.trained import load_model, model_sizes, save_trained, table_file
@@ -48,6 +49,45 @@ def _fit_and_use(v: sim.Variant, h: int, deals: int, seed: int) -> np.ndarray:
     model[h] = cand
     record_model(v, model)
     return cand
+
+
+@pytest.fixture
+def horseshoes_4p() -> Iterator[sim.Variant]:
+    """Horseshoes with 4 players (the first bidder names trump), its learned weights put
+    back after."""
+    v = sim.load_variant("horseshoes", players=4)
+    saved = compile_tables(v).bid_model
+    yield v
+    record_model(v, saved)
+
+
+def test_the_trump_chooser_names_trump_and_bid_together(horseshoes_4p: sim.Variant) -> None:
+    """The first bidder's model is fitted on every deal under every trump choice, and the
+    kernel names the trump whose best bid the weights predict to score best, then bids it
+    (tm.joint_choice is the same rule in numpy); no other seat's data is stacked."""
+    v = horseshoes_4p
+    h = 5
+    chooser = tm.trump_chooser_seat(v)
+    assert chooser == 0
+    data = tm.seat_data(v, h, chooser, 1_000, 5, 1)
+    assert data.choices == len(v.trump_choices) == 5 and data.deals == 1_000
+    assert sorted(set(data.run.trumps.tolist())) == [0, 1, 2, 3, 4]
+    assert tm.seat_data(v, h, 1, 1_000, 5, 1).choices == 1
+    cand = _fit_and_use(v, h, 4_000, seed=13)
+    job_seed, n = 77, 2_000
+    out = sim.simulate_hands(v, h, n, seed=job_seed, workers=1).records_data
+    assert out is not None
+    data = tm.seat_data(v, h, chooser, n, job_seed, 1)
+    rows, k = tm.joint_choice(cand[chooser], data)
+    assert (k >= 0).all()
+    np.testing.assert_array_equal(data.run.trumps[rows], out.hand_out[:, H_TRUMP])
+    np.testing.assert_array_equal(data.run.bids[k], out.seat_out[:, chooser, S_BID])
+    # the joint choice is not the heuristic's: some hands name another trump than the
+    # hand's weight would
+    heuristic = sim.simulate_hands(v, h, n, seed=job_seed, bid="heuristic",
+                                   workers=1).records_data
+    assert heuristic is not None
+    assert (heuristic.hand_out[:, H_TRUMP] != out.hand_out[:, H_TRUMP]).any()
 
 
 @pytest.mark.parametrize("fixture", ["oh_hell_3p", "hoffer_3p"])

@@ -102,7 +102,8 @@ def candidate_bids(v: Variant, hand_size: int) -> np.ndarray:
 def forced_run(v: Variant, hand_size: int, seat: int, deals: int, seed: int = 0,
                play: str = "precision", bid: str = "table", workers: int | None = None,
                round_index: int | None = None, hand: str | None = None,
-               turn_up: str | None = None, race: bool = False) -> ForcedRun:
+               turn_up: str | None = None, race: bool = False,
+               trump: str | None = None) -> ForcedRun:
     """Play `deals` deals once per candidate bid of `seat` (see the module notes).
 
     v: the variant. hand_size: cards per hand. seat: the focal seat. deals: how many deals.
@@ -113,17 +114,22 @@ def forced_run(v: Variant, hand_size: int, seat: int, deals: int, seed: int = 0,
     turn_up: in a game whose trump is a turned-up card, deal only deals that turn up this
     suit (a condition on the deal, as bid odds apply it). race: drop clearly worse bids
     cell by cell after the first part of the deals (see `race_plan`), for class tables; a
-    hand-level comparison (every bid on every deal) needs race=False.
+    hand-level comparison (every bid on every deal) needs race=False. trump: impose this
+    trump on every deal in place of a player's choice (a chooser's candidates, as the
+    learned bidder's training plays them), the deals themselves unchanged.
     """
     if turn_up is not None and v.trump_chooser != "turn_up":
         raise ValueError("turn_up conditions only a turned-up trump; filter other trumps")
+    if trump is not None and (turn_up is not None or v.trump_chooser in ("turn_up", "fixed")):
+        raise ValueError("trump replaces a player's choice; a turned-up or fixed trump is "
+                         "conditioned with turn_up, or is the rules'")
     deals = positive_int(deals, "deals")
     bids = candidate_bids(v, hand_size)
     auction = v.bidding_form == "auction"
     earlier = earlier_seats(v, seat)
     side = [s for s in range(v.players) if v.team_of(s) == v.team_of(seat)] if auction \
         else [seat]
-    job = make_job(v, hand_size, deals, seed, play, bid, turn_up,
+    job = make_job(v, hand_size, deals, seed, play, bid, turn_up if trump is None else trump,
                    {seat: hand} if hand is not None else None, round_index)
     out = _ForcedArrays.empty(deals, len(bids))
     where = _Where(job, workers, seat, np.asarray(side, np.int64),

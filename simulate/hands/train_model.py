@@ -8,7 +8,10 @@ where it has them, else its class table, else the heuristic), iterate:
            candidate bid on every deal (simulate.hands.forced.forced_run: everyone else on
            the current bidder, common random numbers), and fit, per (seat, sum of the heard
            bids capped at H + 1) group, one ridge regression per bid of the seat's
-           signed score on the hand's model columns. A group with fewer than MIN_GROUP deals
+           signed score on the hand's model columns. The seat that names trump as it bids
+           (trump_chooser_seat: Horseshoes' first bidder) plays every deal under every trump
+           choice, so its fit predicts each (trump, bid) and the kernel names the trump
+           whose best bid scores best (kernel.policies.joint_trump). A group with fewer than MIN_GROUP deals
            (or none) uses the seat's fit over all its deals. The candidate is then the best response
            to the current field as far as the model can tell.
   judge    On HELD-OUT deals (a seed no iteration deals from), every seat again plays every
@@ -27,7 +30,9 @@ where it has them, else its class table, else the heuristic), iterate:
            (on at least MIN_CELL deals), the cell bids it: that bid's weight in the cell's
            strength column is raised by CELL_BID, above any prediction, so the model bids
            it wherever the rules allow it and bids as before where they do not. The gated
-           bidder is kept only when deviating to it gains on the held-out deals above.
+           bidder is kept only when deviating to it gains on the held-out deals above. The
+           trump chooser's cells are left to its model (a hand falls in a different cell
+           under each trump it could name).
 
 Nothing is decided on the training deals' own fit. The weights live in the tables (and in the
 trained file once saved); the kernel bids from them wherever a size has them.
@@ -35,6 +40,7 @@ trained file once saved); the kernel bids from them wherever a size has them.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import math
 from collections.abc import Callable
@@ -43,9 +49,11 @@ from typing import NamedTuple
 
 import numpy as np
 
-from simulate.hands.exploit import natural_bids
 from simulate.hands.forced import ForcedRun, bidding_order, forced_run
-from simulate.hands.job import card_rates
+from simulate.hands.job import card_rates, make_job
+from simulate.hands.simulate import records_arrays
+from simulate.kernel.hand import H_TRUMP, S_BID
+from simulate.rules.cards import TRUMP_NAMES
 from simulate.rules.variant import Variant
 from simulate.tables.bid_model import active_columns, design_matrix, predict
 from simulate.tables.compile import compile_tables, model_shape, record_model
@@ -98,24 +106,54 @@ def ridge(x: np.ndarray, y: np.ndarray, rows: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class SeatData:
-    """One seat's forced run with its model columns and heard-bid groups."""
+    """One seat's forced run with its model columns and heard-bid groups. For the seat that
+    names trump as it bids (trump_chooser_seat) the run holds every deal once per trump
+    choice, block after block (`choices` blocks of `deals` rows each)."""
 
     run: ForcedRun
     columns: np.ndarray     # int64[N, h + 2] active model columns
     group: np.ndarray       # int64[N] sum of heard bids, capped at H + 1 (0: none heard)
+    choices: int = 1        # trump choices stacked (1: the deal's own trump only)
+
+    @property
+    def deals(self) -> int:
+        """Deals (rows per trump choice)."""
+        return self.run.deals // self.choices
+
+
+def trump_chooser_seat(v: Variant) -> int | None:
+    """The seat that names trump as it bids, where the rules have one (the first bidder
+    choosing trump, Horseshoes): its model is fitted on every deal under every trump choice,
+    and the kernel's table bidder names the trump whose best bid the model predicts to score
+    best (kernel.policies.joint_trump). None elsewhere."""
+    if v.trump_chooser != "first_bidder" or v.bidding_form == "auction":
+        return None
+    return bidding_order(v)[0]
 
 
 def seat_data(v: Variant, h: int, seat: int, deals: int, seed: int,
               workers: int | None) -> SeatData:
     """Every candidate bid of `seat` on `deals` deals of `seed`, the rest on the current
-    bidder, with the hands' model columns."""
+    bidder, with the hands' model columns (for the trump chooser, under every trump choice
+    in turn, on the same deals)."""
     tables = compile_tables(v)
-    run = forced_run(v, h, seat, deals, seed=seed, workers=workers)
+    if seat == trump_chooser_seat(v):
+        runs = [forced_run(v, h, seat, deals, seed=seed, workers=workers, trump=name)
+                for name in v.trump_choices]
+        run = dataclasses.replace(
+            runs[0], scores=np.concatenate([r.scores for r in runs]),
+            exact=np.concatenate([r.exact for r in runs]),
+            masks=np.concatenate([r.masks for r in runs]),
+            trumps=np.concatenate([r.trumps for r in runs]),
+            prev=np.concatenate([r.prev for r in runs]), raced=None)
+    else:
+        run = forced_run(v, h, seat, deals, seed=seed, workers=workers)
+        runs = [run]
     H = tables.score.shape[0] - 1
     cols = active_columns(tables.model_label, tables.card_rate[h], tables.suit_mask, h, H,
                           run.masks, run.trumps)
     group = np.minimum(run.prev, H + 1) if run.earlier else np.zeros(run.deals, np.int64)
-    return SeatData(run, cols, group.astype(np.int64))
+    return SeatData(run, cols, group.astype(np.int64), len(runs))
 
 
 def fit_seat(v: Variant, data: SeatData) -> np.ndarray:
@@ -134,19 +172,41 @@ def fit_seat(v: Variant, data: SeatData) -> np.ndarray:
     return np.ascontiguousarray(out.transpose(0, 2, 1), dtype=np.float32)
 
 
-def model_choice(weights: np.ndarray, data: SeatData) -> np.ndarray:
-    """int64[N]: the index (into data.run.bids) of the bid the weights (float32[G, F, B+1],
-    one seat) choose on each deal, among the bids allowed there (-1: none has weights), as
-    the kernel's model_bid chooses (the largest prediction, ties to the lower bid)."""
+def _best_bids(weights: np.ndarray, data: SeatData) -> tuple[np.ndarray, np.ndarray]:
+    """(int64[rows] the bid index model_bid chooses on each row of data's run, -1 where no
+    allowed bid has weights; float64[rows] its prediction)."""
     bids = data.run.bids
     out = np.full(data.run.deals, -1, np.int64)
+    value = np.full(data.run.deals, -np.inf)
     for g in np.unique(data.group):
         rows = np.flatnonzero(data.group == g)
         pred = predict(weights[g][:, bids], data.columns[rows])
         pred = np.where(np.isnan(data.run.scores[rows]) | np.isnan(pred), -np.inf, pred)
         best = np.argmax(pred, axis=1)
-        out[rows] = np.where(np.isfinite(pred[np.arange(len(rows)), best]), best, -1)
-    return out
+        top = pred[np.arange(len(rows)), best]
+        out[rows] = np.where(np.isfinite(top), best, -1)
+        value[rows] = top
+    return out, value
+
+
+def model_choice(weights: np.ndarray, data: SeatData) -> np.ndarray:
+    """int64[rows]: the index (into data.run.bids) of the bid the weights (float32[G, F,
+    B+1], one seat) choose on each row of data's run, among the bids allowed there (-1: none
+    has weights), as the kernel's model_bid chooses (the largest prediction, ties to the
+    lower bid). For the trump chooser, each deal under each trump choice."""
+    return _best_bids(weights, data)[0]
+
+
+def joint_choice(weights: np.ndarray, data: SeatData) -> tuple[np.ndarray, np.ndarray]:
+    """(int64[N] the row of data's run, int64[N] the bid index) the trump chooser's weights
+    choose on each deal: the trump choice whose best bid has the largest prediction (ties to
+    the earlier choice), then that bid, as the kernel's joint_trump; bid -1 where none has
+    weights. Without stacked choices, each deal's own row and model_choice."""
+    k, value = _best_bids(weights, data)
+    n = data.deals
+    block = np.argmax(value.reshape(data.choices, n), axis=0)
+    rows = block * n + np.arange(n)
+    return rows, k[rows]
 
 
 def deviation_gain(v: Variant, h: int, candidate: np.ndarray, deals: int, seed: int,
@@ -154,14 +214,21 @@ def deviation_gain(v: Variant, h: int, candidate: np.ndarray, deals: int, seed: 
     """(mean gain, its standard error, deals): the held-out value of each seat deviating
     from the current bidder to `candidate` (float32[n, G, F, B+1] at size h), see the module
     notes."""
-    natural = natural_bids(v, h, deals, seed, workers=workers)
+    job = make_job(v, h, deals, seed, "precision", "table", None, None, None)
+    out = records_arrays(job, workers)
+    natural = out.seat_out[:, :, S_BID].astype(np.int64)
+    trump_index = {TRUMP_NAMES.index(name): i for i, name in enumerate(v.trump_choices)}
+    named = np.array([trump_index.get(int(t), 0) for t in out.hand_out[:, H_TRUMP]])
     per_deal = np.zeros(deals)
     for seat in range(v.players):
         data = seat_data(v, h, seat, deals, seed, workers)
         y = data.run.signed()
-        rows = np.arange(deals)
-        own = y[rows, natural[:, seat] - data.run.bids[0]]
-        k = model_choice(candidate[seat], data)
+        deal = np.arange(deals)
+        # the seat's own outcome: its own bid under the trump it named (forcing both
+        # replays the deal exactly), or its bid on the deal's own trump
+        own_rows = named * deals + deal if data.choices > 1 else deal
+        own = y[own_rows, natural[:, seat] - data.run.bids[0]]
+        rows, k = joint_choice(candidate[seat], data)
         new = np.where(k >= 0, y[rows, np.maximum(k, 0)], own)
         per_deal += np.nan_to_num(new - own) / v.players
     return (float(per_deal.mean()), float(per_deal.std(ddof=1) / math.sqrt(deals)), deals)
@@ -231,6 +298,8 @@ def gate_cells(v: Variant, h: int, deals: int, seed: int, workers: int | None,
     # seat by seat in bidding order, each against the earlier seats' cells as changed: a
     # later seat's best bid after a sum of earlier bids depends on which hands make them
     for s in bidding_order(v):
+        if s == trump_chooser_seat(v):
+            continue      # its cells hold a hand under each trump; its choice is joint
         for c in cell_bids(model[h, s], seat_data(v, h, s, deals, cell_seed, workers)):
             _set_cell_bid(gated[s, c.group, c.column], c.bid)
             cells += 1

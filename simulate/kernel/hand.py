@@ -30,6 +30,7 @@ from simulate.kernel.policies import (
     choose_trump,
     choose_yes_no,
     hand_weight,
+    joint_trump,
     precision_play,
     table_auction,
 )
@@ -364,15 +365,22 @@ def sequential_bids(P, rs_pol, hands, h, constrained, trump, forced_trump, bid_p
     for j in range(n):
         seat = first + j if first + j < n else first + j - n
         weights = bid_weights(bid_pol[seat], card_rate, win_weight)
+        lo, hi, excluded = bid_limits(P, constrained, j == n - 1, h, total)
         if P[L.CHOOSER] == L.CH_FIRST_BIDDER and j == 0:
             if forced_trump < 0:
-                trump = choose_trump(bid_pol[seat], rs_pol, P, hands[seat], h, weights)
+                # the table bidder names trump and bid together where its model has
+                # weights; else (and every other bidder) by the hand's weight alone
+                trump = -1
+                if bid_pol[seat] == L.BID_TABLE:
+                    trump = joint_trump(P, lo, hi, excluded, hands[seat], h, seat, weights,
+                                        tabs, bid_value)
+                if trump < 0:
+                    trump = choose_trump(bid_pol[seat], rs_pol, P, hands[seat], h, weights)
             _record(trace, hout, do_trace, L.D_TRUMP, seat, trump)
             if 0 <= want_trump != trump:
                 return trump
         if seat == stop_seat:
             return trump
-        lo, hi, excluded = bid_limits(P, constrained, j == n - 1, h, total)
         if seat == P[L.OVERRIDE_SEAT] and lo <= P[L.OVERRIDE_BID] <= hi and \
                 P[L.OVERRIDE_BID] != excluded:
             b = P[L.OVERRIDE_BID]

@@ -244,6 +244,27 @@ def model_bid(lo, hi, excluded, hand, h, t, seat, heard_sum, rate, suit_mask, mo
 
 
 @kernel_jit(inline=True)
+def joint_trump(P, lo, hi, excluded, hand, h, seat, rate, tabs, value):
+    """The trump a chooser who bids first names with the learned model: the choice whose
+    best allowed bid (lo..hi, not `excluded`) the model predicts to score best, ties to the
+    earlier choice; -1 where the model has no weights for the seat at this size (the model
+    is fitted on every trump choice for this seat, simulate.hands.train_model). value:
+    float64[>= hi + 1] scratch."""
+    best_t = np.int64(-1)
+    best_v = 0.0
+    for i in range(P[N_TRUMP_CHOICES]):
+        t = P[TRUMP_CHOICE0 + i]
+        b = model_bid(lo, hi, excluded, hand, h, t, seat, 0, rate, tabs.suit_mask,
+                      tabs.bid_model, tabs.model_label, value)
+        if b < 0:
+            return np.int64(-1)
+        if best_t < 0 or value[b] > best_v:
+            best_t = np.int64(t)
+            best_v = value[b]
+    return best_t
+
+
+@kernel_jit(inline=True)
 def bid_by_rules(pol, rs, P, lo, hi, excluded, hand, h, t, weights, seat, heard_sum, heard_bits,
                  turn, tabs, bid_value):
     """The bid of policy `pol` in lo..hi other than `excluded`, from what the seat knows:

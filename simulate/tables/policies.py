@@ -99,8 +99,12 @@ BID = {
                         "alone where its table says so, both chosen by forced decisions on "
                         "fresh deals (every step, and alone or not, played on the same "
                         "deals), kept by a round robin of the iterates on held-out deals. "
-                        "Cells seen too rarely in training use the heuristic; trump "
-                        "choices, discards and defending alone are the heuristic's. Without a "
+                        "Where the first bidder names trump (Horseshoes), its model is "
+                        "fitted on every deal under every trump choice and it names the "
+                        "trump whose best bid the model predicts to score best, then bids "
+                        "it. Cells seen too rarely in training use the heuristic; other "
+                        "trump choices, discards and defending alone are the heuristic's. "
+                        "Without a "
                         "trained table for the configuration it is the heuristic, and is named "
                         "so."),
 }
