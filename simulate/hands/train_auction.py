@@ -126,18 +126,16 @@ def side_margin(v: Variant, seat_out: np.ndarray, seat: int) -> np.ndarray:
     return score[:, own].mean(axis=1) - score[:, ~own].mean(axis=1)
 
 
-def _choose(values: np.ndarray, keys: np.ndarray, entries: np.ndarray, count: np.ndarray
-            ) -> tuple[int, int]:
+def _choose(values: np.ndarray, keys: np.ndarray, entries: np.ndarray) -> tuple[int, int]:
     """Set each class (keys: int[N, 2]) with at least MIN_CELL deals to the column of
     `values` (float64[N, K]) with the best mean, off its current entry only on a clear
     paired gain; entries: the table's view [k, trumps] (int8, -1 untrained) changed in
-    place; count: deals per class, added to. Returns (classes trained, classes changed)."""
+    place. Returns (classes trained, classes changed)."""
     uniq, inverse = np.unique(keys, axis=0, return_inverse=True)
     inverse = inverse.ravel()
     trained = changed = 0
     for g, (k, t) in enumerate(uniq):
         rows = values[inverse == g]
-        count[k, t] += len(rows)
         if len(rows) < MIN_CELL:
             continue
         trained += 1
@@ -163,7 +161,6 @@ def train_auction_step(v: Variant, h: int, deals: int, seed: int, workers: int |
     table = tables.bid_table[h]
     n_steps = int(tables.P[L.N_STEPS])
     base = make_job(v, h, deals, seed, "precision", "table", None, None, None)
-    count = np.zeros(table.shape[1:3], np.int64)
     out = {"auction_cells": 0, "auction_changed": 0, "alone_cells": 0, "alone_changed": 0}
     for s in auction_order(v):
         margins = np.empty((deals, n_steps + 1))
@@ -175,7 +172,7 @@ def train_auction_step(v: Variant, h: int, deals: int, seed: int, workers: int |
             masks = dealt[:, s]                # the same deals every time
         k, held = auction_class(v, h, masks)
         a, c = _choose(margins, np.stack([k, held], axis=1),
-                       table[s, :, :, L.AUCTION_LIMIT_AT], count)
+                       table[s, :, :, L.AUCTION_LIMIT_AT])
         out["auction_cells"] += a
         out["auction_changed"] += c
     if not int(tables.P[L.ALLOW_ALONE]):
@@ -194,8 +191,7 @@ def train_auction_step(v: Variant, h: int, deals: int, seed: int, workers: int |
         margins = np.stack([side_margin(v, p[1][rows], s) for p in plays], axis=1)
         with_widow = dealt[rows, s] | dealt[rows, v.players]
         k, held = class_under(v, h, with_widow, hand_out[rows, H_TRUMP].astype(np.int64))
-        a, c = _choose(margins, np.stack([k, held], axis=1), table[s, :, :, L.ALONE_AT],
-                       np.zeros(table.shape[1:3], np.int64))
+        a, c = _choose(margins, np.stack([k, held], axis=1), table[s, :, :, L.ALONE_AT])
         out["alone_cells"] += a
         out["alone_changed"] += c
     return out

@@ -8,12 +8,13 @@ where it has them, else its class table, else the heuristic), iterate:
            candidate bid on every deal (simulate.hands.forced.forced_run: everyone else on
            the current bidder, common random numbers), and fit, per (seat, sum of the heard
            bids capped at H + 1) group, one ridge regression per bid of the seat's
-           signed score on the hand's model columns. The seat that names trump as it bids
-           (trump_chooser_seat: Horseshoes' first bidder) plays every deal under every trump
-           choice, so its fit predicts each (trump, bid) and the kernel names the trump
-           whose best bid scores best (kernel.policies.joint_trump). A group with fewer than MIN_GROUP deals
-           (or none) uses the seat's fit over all its deals. The candidate is then the best response
-           to the current field as far as the model can tell.
+           signed score on the hand's model columns. A group with fewer than MIN_GROUP
+           deals (or none) uses the seat's fit over all its deals. The seat that names
+           trump as it bids (trump_chooser_seat: Horseshoes' first bidder) plays every deal
+           under every trump choice, so its fit predicts each (trump, bid) and the kernel
+           names the trump whose best bid scores best (kernel.policies.joint_trump). The
+           candidate is then the best response to the current field as far as the model
+           can tell.
   judge    On HELD-OUT deals (a seed no iteration deals from), every seat again plays every
            candidate bid against the current field; the candidate's gain is, per deal, the
            mean over seats of (score of the candidate's bid - score of the current bidder's
