@@ -66,8 +66,13 @@ def quality_section(g: GameReport, root: Path) -> str:
     if not shows_quality(g):
         return ""           # the figures are the table bidder's; this report bids otherwise
     if any(r.contract for r in g.sizes):
-        return (head + '<p class="note">Not measured: the bids here are an auction\'s '
-                "contracts, whose steps are the maker's alone.</p></section>")
+        return (head + '<p class="note">Not measured here: the bids are an auction\'s '
+                "contracts, not per-player bids, and these figures judge bids. The "
+                "auction's table (how high each hand bids, and when a maker goes alone) is "
+                "judged while it is trained instead: each new table goes on only when one "
+                "seat deviating to it gains on held-out deals, a round robin on those deals "
+                "picks the table kept, and <code>bidlab train</code> prints both."
+                "</p></section>")
     if q is None or q.empty:
         return (head + '<p class="note">Not measured: this configuration has no trained '
                 "bidder with stored figures (<code>bidlab exploit --record</code> measures "
