@@ -54,6 +54,7 @@ from simulate.hands.compact_sheet import compact_sheet
 from simulate.hands.forced import ForcedRun, forced_run
 from simulate.hands.odds import field_panel
 from simulate.hands.sheet import cheat_sheet
+from simulate.hands.train_auction import stored_figures as stored_auction_figures
 from simulate.tables import policies
 from simulate.util.files import write_table
 from simulate.util.progress import Bar, new_bar
@@ -500,7 +501,10 @@ def _simulate(variants: list[sim.Variant], out: Path, data_dir: Path, hands: int
                                     "sizes": []}
             folder = staging / v.name
             folder.mkdir()
-            quality = bidder_quality.stored(v) if bid == "table" else None
+            quality = None
+            if bid == "table":
+                quality = stored_auction_figures(v) if v.bidding_form == "auction" \
+                    else bidder_quality.stored(v)
             if quality is not None:
                 write_table(quality, folder / QUALITY_TABLE, ("csv", "parquet"))
                 game["bidder_quality"] = QUALITY_TABLE

@@ -16,6 +16,7 @@ import simulate as sim
 import simulate.tables.trained as trained_mod
 from simulate.hands import bidder_quality as bq
 from simulate.hands.exploit import exploitability
+from simulate.hands.train_auction import stored_figures as stored_auction_figures
 from simulate.tables.trained import SHIPPED_DIR, table_file
 
 DEALS, HANDS, PER_HAND = 1_000, 20, 1_000     # a small measurement
@@ -80,12 +81,16 @@ def test_a_configuration_without_a_trained_file_has_nothing_to_record(oh2: pd.Da
 
 def test_every_shipped_bidder_publishes_its_figures() -> None:
     """Every shipped configuration's file stores the figures of every hand size it plays,
-    measured with the default budget. (An auction game's file holds its auction table,
-    whose figures are its training's held-out ones: these judge per-player bids.)"""
+    measured with the default budget; an auction game's default file, its auction table's
+    figures (simulate.hands.train_auction.FIGURES) instead."""
     for path in sorted(SHIPPED_DIR.glob("*.npz")):
         name, players = path.stem.rsplit("-", 2)[:2]
         v = sim.load_variant(name, players=int(players.rstrip("p")))
         if v.bidding_form == "auction":
+            auction = stored_auction_figures(v)
+            assert auction is not None, path.name
+            assert sorted(auction["hand_size"]) == sorted(set(v.schedule)), path.name
+            assert (auction["margin_vs_heuristic"] > 0).all(), path.name
             continue
         q = bq.stored(v)
         assert q is not None, path.name

@@ -29,6 +29,7 @@ from simulate.hands.compact_sheet import compact_sheet
 from simulate.hands.forced import forced_run
 from simulate.hands.odds import bid_odds, field_panel
 from simulate.hands.sheet import cheat_sheet
+from simulate.hands.train_auction import stored_figures as stored_auction_figures
 from simulate.tables.policies import BID, PLAY
 
 HANDS = 3000
@@ -60,7 +61,8 @@ def _size(v, h: int, odds_hand: str | None, trump: str | None = None) -> SizeRep
 
 def _game(name: str, sizes: list[tuple[int, str | None, str | None]]) -> GameReport:
     v = sim.load_variant(name)
-    quality = bidder_quality.stored(v) if v.bidding_form != "auction" else None
+    quality = bidder_quality.stored(v) if v.bidding_form != "auction" \
+        else stored_auction_figures(v)
     return GameReport(
         name=v.name, title=v.title, canonical=v.canonical, players=v.players,
         summary=v.summary, policies={"play": ("precision", PLAY["precision"].description),
@@ -342,7 +344,7 @@ def test_parallel_build_writes_the_same_site(tmp_path: Path, games: list[GameRep
 
 def test_the_bidders_quality_is_published(games: list[GameReport], built: Path) -> None:
     """The game page shows the stored exploitability of the bidder per hand size (with n and
-    intervals), an auction game says why it has none."""
+    intervals); an auction game shows its auction table's stored figures instead."""
     oh_hell = games[0]
     assert oh_hell.bidder_quality is not None
     page = (built / "oh_hell.html").read_text(encoding="utf-8")
@@ -355,5 +357,13 @@ def test_the_bidders_quality_is_published(games: list[GameReport], built: Path) 
     assert f"{largest['hand_loss']:.2f}" in section and "held-out" in section
     assert "learned model" in section and "exact one-card optimum" in section
     assert (built / "oh_hell" / "bidder-quality.csv").is_file()
+    hasen = next(g for g in games if g.name == "hasenpfeffer")
+    figures = hasen.bidder_quality
+    assert figures is not None and len(figures) == 1
     auction = (built / "hasenpfeffer.html").read_text(encoding="utf-8")
-    assert "auction" in auction[auction.index('id="bidder-quality"'):]
+    section = auction[auction.index('id="bidder-quality"'):]
+    section = section[:section.index("</section>")]
+    assert "auction" in section and section.count("<tr") == 2
+    assert f"{figures['margin_vs_heuristic'].iloc[0]:.3f}" in section
+    assert f"{figures['deviation_gain'].iloc[0]:.3f}" in section
+    assert (built / "hasenpfeffer" / "auction-quality.csv").is_file()

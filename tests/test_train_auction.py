@@ -136,3 +136,22 @@ def test_train_refuses_an_auction_without_iterations(capsys: pytest.CaptureFixtu
                               "--out", str(tmp_path))
     assert_one_line_error(code, err, "iterations=0", "auction")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_training_stores_the_kept_tables_figures(standard: sim.Variant, tmp_path: Path) -> None:
+    """`bidlab train` on an auction game stores the kept table's figures with it (its margin
+    over the heuristic auction and the gain of one more best response, on deals no step
+    saw), and they read back from the file."""
+    import simulate.hands.train as train_mod
+
+    v = standard
+    compile_tables(v).bid_table[H] = -1
+    path = train_mod.train(v, deals=4_000, max_iter=1, held_out=4_000, workers=1,
+                           folder=tmp_path, echo=lambda s: None)
+    with np.load(path) as data:
+        columns = [str(c) for c in data["quality_columns"]]
+        row = dict(zip(columns, data["quality"][0], strict=True))
+    assert tuple(columns) == ta.FIGURES and row["hand_size"] == H
+    assert row["deals"] == 4_000 and row["iterations"] == 1
+    assert row["margin_vs_heuristic"] > 3 * row["margin_vs_heuristic_se"]
+    assert row["deviation_se"] > 0

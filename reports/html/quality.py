@@ -54,6 +54,49 @@ COLS: list[Col] = [
 ]
 
 
+AUCTION_COLS: list[Col] = [
+    ("cards", "hand size", lambda r: str(int(r["hand_size"]))),
+    ("deals", "fresh deals per training iteration", lambda r: grouped_int(r["deals"])),
+    ("tables tried", "training iterations (each a new table from fresh deals)",
+     lambda r: grouped_int(r["iterations"])),
+    ("kept", "the iteration whose table the round robin kept (0: the start)",
+     lambda r: grouped_int(r["kept_iteration"])),
+    ("judged on", "deals no training step saw", lambda r: grouped_int(r["held_out"])),
+    ("over the heuristic", "mean points per hand the kept table's side scores above a side "
+     "bidding by the heuristic auction, head to head, both seatings",
+     lambda r: fixed_decimals(r["margin_vs_heuristic"], 3)),
+    ("95% CI", "over deals", lambda r: interval_cell(
+        r["margin_vs_heuristic"] - 1.96 * r["margin_vs_heuristic_se"],
+        r["margin_vs_heuristic"] + 1.96 * r["margin_vs_heuristic_se"])),
+    ("deviation gain", "points per hand one seat gains by switching to one more best "
+     "response from the kept table (fitted on fresh deals); at or below 0, no seat gains",
+     lambda r: fixed_decimals(r["deviation_gain"], 3)),
+    ("95% CI", "over deals", lambda r: interval_cell(
+        r["deviation_gain"] - 1.96 * r["deviation_se"],
+        r["deviation_gain"] + 1.96 * r["deviation_se"])),
+]
+
+
+def _auction(g: GameReport, root: Path) -> str:
+    """The section's body for an auction game: its auction table's figures, stored when it
+    was trained (simulate.hands.train_auction.FIGURES)."""
+    q = g.bidder_quality
+    if q is None or q.empty or "deviation_gain" not in q.columns:
+        return ('<p class="note">Not measured: the bids are an auction\'s contracts, and '
+                "this configuration has no trained auction table with stored figures "
+                "(<code>bidlab train</code> stores them).</p>")
+    intro = ("<p>The bids here are an auction's contracts. The table bidder's auction table "
+             "(how high each hand bids, and when a maker goes alone) was trained by forced "
+             "decisions on fresh deals; each new table went on only when one seat deviating "
+             "to it gained on held-out deals, and a round robin kept the best. On deals no "
+             "training step saw: how much the kept table's side scores over a side bidding "
+             "by the heuristic, and how much one seat could still gain by deviating to one "
+             "more best response (every other seat on the kept table).</p>")
+    stem = root / slug(g.name) / "auction-quality"
+    return intro + data_table(q, AUCTION_COLS) + table_downloads(q, stem, root,
+                                                                   "Auction table quality")
+
+
 def shows_quality(g: GameReport) -> bool:
     """Whether the game's pages bid with the table bidder, whose figures the section shows."""
     return g.policies.get("bid", ("",))[0].startswith("table")
@@ -66,13 +109,7 @@ def quality_section(g: GameReport, root: Path) -> str:
     if not shows_quality(g):
         return ""           # the figures are the table bidder's; this report bids otherwise
     if any(r.contract for r in g.sizes):
-        return (head + '<p class="note">Not measured here: the bids are an auction\'s '
-                "contracts, not per-player bids, and these figures judge bids. The "
-                "auction's table (how high each hand bids, and when a maker goes alone) is "
-                "judged while it is trained instead: each new table goes on only when one "
-                "seat deviating to it gains on held-out deals, a round robin on those deals "
-                "picks the table kept, and <code>bidlab train</code> prints both."
-                "</p></section>")
+        return head + _auction(g, root) + "</section>"
     if q is None or q.empty:
         return (head + '<p class="note">Not measured: this configuration has no trained '
                 "bidder with stored figures (<code>bidlab exploit --record</code> measures "

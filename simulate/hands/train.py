@@ -46,6 +46,8 @@ from simulate.hands import bidder_quality
 from simulate.hands.bidder_quality import cards
 from simulate.hands.job import Job, card_rates, make_job
 from simulate.hands.simulate import records_arrays
+from simulate.hands.train_auction import FIGURES as AUCTION_FIGURES
+from simulate.hands.train_auction import stored_figures as stored_auction_figures
 from simulate.hands.train_auction import train_auction
 from simulate.hands.train_model import gate_cells, train_model_size
 from simulate.kernel.hand import H_OVERRIDDEN, H_TRUMP, S_BID, S_SCORE
@@ -54,7 +56,7 @@ from simulate.rules.variant import Variant
 from simulate.tables import layout as L
 from simulate.tables.bidder import table_hand_class
 from simulate.tables.compile import compile_tables, record_one_card, trained_sizes
-from simulate.tables.trained import save_trained, user_dir
+from simulate.tables.trained import Quality, save_trained, user_dir
 
 MIN_CELL = 40              # deals a cell needs before its bid is trusted
 TRAIN_SEED = 0x7AB1E
@@ -281,17 +283,26 @@ def _train_auction(v: Variant, sizes: list[int], deals: int, seed: int, max_iter
                    workers: int | None, folder: Path | None, echo: Callable[[str], None],
                    held_out: int | None, patience: int) -> Path:
     """train() for an auction game: the auction table of every size
-    (simulate.hands.train_auction), saved with the card rates it classes hands by. Its
-    quality is the held-out gain each iteration prints, not the bid figures of
-    bidder_quality, which judge per-player bids."""
+    (simulate.hands.train_auction), saved with the card rates it classes hands by and the
+    kept tables' figures (train_auction.FIGURES, in the file's quality arrays: an auction's
+    own figures, not bidder_quality's, which judge per-player bids)."""
+    rows = []
     for h in sizes:
         card_rates(v, h)
         echo(f"  {cards(h)}: the auction's highest steps"
              + (" and lone calls" if v.options.get("allow_alone") else "")
              + " by forced decisions")
-        train_auction(v, h, deals, seed, max_iter, workers, echo, held_out, patience)
+        out = train_auction(v, h, deals, seed, max_iter, workers, echo, held_out, patience)
+        rows.append(out["figures"])
     kept = sorted(set(sizes) | set(trained_sizes(v)))
-    return save_trained(v, compile_tables(v), kept, folder or user_dir())
+    # sizes trained before keep the figures stored with them
+    frame = pd.DataFrame(rows, columns=list(AUCTION_FIGURES))
+    before = stored_auction_figures(v)
+    if before is not None:
+        frame = pd.concat([before[~before["hand_size"].isin(frame["hand_size"])], frame])
+    frame = frame.sort_values("hand_size").reset_index(drop=True)
+    quality = Quality(AUCTION_FIGURES, frame.to_numpy(dtype=np.float64))
+    return save_trained(v, compile_tables(v), kept, folder or user_dir(), quality=quality)
 
 
 def one_card_table(v: Variant) -> np.ndarray | None:

@@ -34,6 +34,10 @@ the heuristic), each iteration:
            it), so the table kept is the iterate, the start included, with the best mean
            head-to-head margin over all the others on the held-out deals (a round robin:
            one side bids by one table, the other side by the other, both seatings).
+  check    On deals no step saw (auction_check_seeds), the kept table's margin over the
+           heuristic auction, head to head, and the gain of one seat deviating to one more
+           best response from it: the figures `bidlab train` stores with the table (FIGURES)
+           and the report shows.
 
 Nothing is decided on the deals it was fitted on. Defending alone is never chosen (as the
 heuristic), and the discard stays the heuristic's: both are named in the note of the policy.
@@ -48,6 +52,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from simulate.hands.job import Job, make_job
 from simulate.hands.simulate import records_arrays
@@ -56,6 +61,7 @@ from simulate.rules.variant import Variant
 from simulate.tables import layout as L
 from simulate.tables.bidder import table_hand_class
 from simulate.tables.compile import compile_tables
+from simulate.tables.trained import trained_source
 
 MIN_CELL = 300     # deals a class needs before its entry is trained
 SIGNIFICANT = 2.0  # standard errors by which a new entry must beat the current one
@@ -70,6 +76,17 @@ def auction_iteration_seed(seed: int, hand_size: int, iteration: int) -> int:
 def auction_held_out_seed(seed: int, hand_size: int) -> int:
     """The seed of the held-out deals that judge every candidate auction table."""
     return _derive(f"bidlab-auction-held-out:{seed}:{hand_size}")
+
+
+def auction_check_seeds(seed: int, hand_size: int) -> tuple[int, int]:
+    """The seeds of the kept table's check: the fresh deals of one more best response, and
+    the deals that judge it (and the kept table against the heuristic auction)."""
+    return (_derive(f"bidlab-auction-check:{seed}:{hand_size}"),
+            _derive(f"bidlab-auction-judge:{seed}:{hand_size}"))
+
+
+FIGURES = ("hand_size", "deals", "held_out", "iterations", "kept_iteration",
+           "margin_vs_heuristic", "margin_vs_heuristic_se", "deviation_gain", "deviation_se")
 
 
 def _derive(text: str) -> int:
@@ -266,6 +283,7 @@ def train_auction(v: Variant, h: int, deals: int, seed: int, max_iter: int,
     check_seed = auction_held_out_seed(seed, h)
     held_n = held_out or deals
     iterates = [tables.bid_table[h].copy()]
+    numbers = [0]                 # the iteration each iterate came from (0: the start)
     history = []
     refused = 0
     for it in range(max_iter):
@@ -292,15 +310,58 @@ def train_auction(v: Variant, h: int, deals: int, seed: int, max_iter: int,
             continue
         refused = 0
         iterates.append(candidate)
+        numbers.append(it + 1)
     # best responses in a partnership game can cycle (each beats the one before), so the
     # table kept is the iterate with the best mean margin over all the others, head to head
     table = round_robin(v, h, iterates, held_n, check_seed, workers)
     mean = table.sum(axis=1) / max(len(iterates) - 1, 1)
     best = int(np.argmax(mean))
     tables.bid_table[h] = iterates[best]
-    echo(f"  {h} cards: kept the table of {'iteration ' + str(best) if best else 'the start'}"
+    echo(f"  {h} cards: kept the table of "
+         f"{'iteration ' + str(numbers[best]) if best else 'the start'}"
          f" (mean head-to-head margin over the {len(iterates) - 1} other tables "
          f"{mean[best]:+.4f} points per hand; over the start {table[best, 0]:+.4f}; "
          f"{held_n} held-out deals)")
+    checked = check_kept(v, h, deals, held_n, seed, workers, echo)
     return {"hand_size": h, "held_out_seed": check_seed, "iterations": history,
-            "round_robin": table, "kept": best}
+            "round_robin": table, "kept": numbers[best],
+            "figures": checked | {"iterations": float(len(history)),
+                                  "kept_iteration": float(numbers[best])}}
+
+
+def stored_figures(v: Variant) -> pd.DataFrame | None:
+    """The kept auction tables' figures (FIGURES, one row per hand size) stored in the
+    trained file the bidder of `v` is read from, or None where there are none."""
+    source = trained_source(v, compile_tables(v).bid_table.shape)
+    if source is None or source[1] is None or not set(FIGURES) <= set(source[1].columns):
+        return None
+    frame = pd.DataFrame(source[1].values, columns=source[1].columns)[list(FIGURES)]
+    return frame.astype({"hand_size": int, "deals": int, "held_out": int, "iterations": int,
+                         "kept_iteration": int})
+
+
+def check_kept(v: Variant, h: int, deals: int, judged: int, seed: int, workers: int | None,
+               echo: Callable[[str], None]) -> dict[str, float]:
+    """The kept table's published figures, on deals no training step saw: its mean
+    head-to-head margin over the heuristic auction, and how much one seat gains by deviating
+    to one more best response from it (fitted on fresh deals, judged on others), each with
+    its standard error. The configuration's table is left as it was."""
+    tables = compile_tables(v)
+    kept = tables.bid_table[h].copy()
+    fresh_seed, judge_seed = auction_check_seeds(seed, h)
+    margin = head_to_head(v, h, kept, np.full_like(kept, -1), judged, judge_seed, workers)
+    try:
+        train_auction_step(v, h, deals, fresh_seed, workers)
+        fresh = tables.bid_table[h].copy()
+    finally:
+        tables.bid_table[h] = kept
+    gain, se = deviation_gain(v, h, fresh, judged, judge_seed, workers)
+    out = {"hand_size": float(h), "deals": float(deals), "held_out": float(judged),
+           "margin_vs_heuristic": float(margin.mean()),
+           "margin_vs_heuristic_se": float(margin.std(ddof=1) / math.sqrt(len(margin))),
+           "deviation_gain": gain, "deviation_se": se}
+    echo(f"  {h} cards, the kept table on {judged} new deals: "
+         f"{out['margin_vs_heuristic']:+.4f} ± {2 * out['margin_vs_heuristic_se']:.4f} points "
+         f"per hand head to head over the heuristic auction; one seat deviating to a fresh "
+         f"best response gains {gain:+.4f} ± {2 * se:.4f}")
+    return out
