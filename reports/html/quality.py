@@ -19,6 +19,7 @@ from reports.html.page import (
 from reports.model import GameReport
 from simulate.hands.bidder_quality import TARGET_GAIN as GAIN_TARGET
 from simulate.hands.bidder_quality import TARGET_LOSS as LOSS_TARGET
+from simulate.util.stats import Z95
 
 __all__ = ["quality_section", "shows_quality"]
 
@@ -54,6 +55,12 @@ COLS: list[Col] = [
 ]
 
 
+def _interval(mean: str, se: str) -> Col:
+    """A "95% CI" column of the figure `mean` from its standard error `se` (over deals)."""
+    return ("95% CI", "over deals", lambda r: interval_cell(r[mean] - Z95 * r[se],
+                                                          r[mean] + Z95 * r[se]))
+
+
 AUCTION_COLS: list[Col] = [
     ("cards", "hand size", lambda r: str(int(r["hand_size"]))),
     ("deals", "fresh deals per training iteration", lambda r: grouped_int(r["deals"])),
@@ -65,15 +72,11 @@ AUCTION_COLS: list[Col] = [
     ("over the heuristic", "mean points per hand the kept table's side scores above a side "
      "bidding by the heuristic auction, head to head, both seatings",
      lambda r: fixed_decimals(r["margin_vs_heuristic"], 3)),
-    ("95% CI", "over deals", lambda r: interval_cell(
-        r["margin_vs_heuristic"] - 1.96 * r["margin_vs_heuristic_se"],
-        r["margin_vs_heuristic"] + 1.96 * r["margin_vs_heuristic_se"])),
+    _interval("margin_vs_heuristic", "margin_vs_heuristic_se"),
     ("deviation gain", "points per hand one seat gains by switching to one more best "
      "response from the kept table (fitted on fresh deals); at or below 0, no seat gains",
      lambda r: fixed_decimals(r["deviation_gain"], 3)),
-    ("95% CI", "over deals", lambda r: interval_cell(
-        r["deviation_gain"] - 1.96 * r["deviation_se"],
-        r["deviation_gain"] + 1.96 * r["deviation_se"])),
+    _interval("deviation_gain", "deviation_se"),
 ]
 
 
