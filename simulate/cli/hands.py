@@ -327,7 +327,9 @@ def train(v: Variant, hand_sizes: tuple[int, ...], deals: int, held_out: int | N
           iterations: int, model_deals: int, model_iterations: int, patience: int,
           seed: int | None, quality_hands: int, workers: int | None, out: str | None) -> None:
     """Build the `table` bidder for VARIANT (its class tables, then its learned model) by
-    self-play on fresh deals, selected on held-out deals, and save it."""
+    self-play on fresh deals, selected on held-out deals, and save it. An auction game
+    (Hasenpfeffer) trains its auction table instead (how high each hand bids, and when a
+    maker goes alone): --deals, --held-out, --iterations and --patience apply to it."""
     from simulate.hands.train import TRAIN_SEED
     from simulate.hands.train import train as run_training
 

@@ -207,15 +207,17 @@ def train(v: Variant, hand_sizes: list[int] | None = None, deals: int = 30_000,
     """Train the `table` bidder by self-play, then its learned model on top
     (simulate.hands.train_model), and save both; returns the file written.
 
-    v: the variant (per-player bidding only). hand_sizes: the sizes to train (default: every
-    size of the schedule). deals: fresh deals per iteration, candidate bid and seat (at
-    least 1000). seed: the training seed (every iteration's deals and the held-out deals
-    derive from it). max_iter: iterations per size at most. held_out: held-out deals that
-    select the table (default: `deals`). patience: stop after this many iterations without
-    a better held-out score (max_iter 0: keep the class table as it is). model_deals: fresh
-    deals per seat and iteration for the learned model (0: no model; its held-out deals are
-    half as many), then its cells' constant bids (train_model.gate_cells); model_iter: its
-    iterations at most (0: keep its weights, choose only the cells' constant bids).
+    v: the variant (an auction game trains its auction table instead: deals, seed, max_iter,
+    held_out and patience apply, the model and quality options do not). hand_sizes: the
+    sizes to train (default: every size of the schedule). deals: fresh deals per iteration,
+    candidate bid and seat (at least 1000). seed: the training seed (every iteration's deals
+    and the held-out deals derive from it). max_iter: iterations per size at most. held_out:
+    held-out deals that select the table (default: `deals`). patience: stop after this many
+    iterations without a better held-out score (max_iter 0: keep the class table as it is).
+    model_deals: fresh deals per seat and iteration for the learned model (0: no model; its
+    held-out deals are half as many), then its cells' constant bids
+    (train_model.gate_cells); model_iter: its iterations at most (0: keep its weights,
+    choose only the cells' constant bids).
     workers: local threads. folder: where the file goes (default: the user's cache
     folder). echo: where progress lines go.
     quality_hands: held-out hands behind each size's exploitability, measured before and
