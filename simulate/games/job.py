@@ -17,7 +17,7 @@ import numpy as np
 from simulate.errors import BidlabInputError
 from simulate.hands.job import card_rates as calibrate_card_rates
 from simulate.kernel import game as K
-from simulate.kernel.hand import make_scratch, max_decisions
+from simulate.kernel.hand import HandScratch, make_scratch, max_decisions
 from simulate.rules.load import load_variant
 from simulate.rules.play import constraint_active
 from simulate.rules.variant import Variant
@@ -148,7 +148,7 @@ class GameJob:
         """Where each field of this job's game rows sits."""
         return Layout(self.v, len(self.specials))
 
-    def scratch(self) -> tuple[np.ndarray, ...]:
+    def scratch(self) -> HandScratch:
         """Fresh per-hand kernel scratch arrays sized for this game."""
         v = self.v
         return make_scratch(v.players, len(v.cards),

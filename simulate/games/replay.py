@@ -25,7 +25,7 @@ def kernel_game_records(job: GameJob, game: int,
     """
     v, n = job.v, job.v.players
     scratch = job.scratch()
-    max_dec = scratch[13].shape[0]
+    max_dec = scratch.trace.shape[0]
     tr_int = np.zeros((max_hands, K.trace_width(n)), np.int64)
     tr_masks = np.zeros((max_hands, n + 1), np.uint64)
     tr_dec = np.zeros((max_hands, max_dec, 3), np.int64)

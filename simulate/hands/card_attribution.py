@@ -42,7 +42,7 @@ def _count_chunk(job: Job, start: int, count: int) -> tuple[np.ndarray, np.ndarr
     v, a = job.v, job.args()
     n, D, h = v.players, len(v.cards), a.hand_size
     scratch = job.scratch()
-    width = scratch[-1].shape[0]        # the trace scratch: room for every decision
+    width = scratch.trace.shape[0]      # room for every decision
     trace = np.zeros((count, width, 3), np.int64)
     ndec = np.zeros(count, np.int64)
     hout = np.zeros((count, H_SIZE), np.int64)

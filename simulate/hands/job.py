@@ -16,7 +16,7 @@ import numpy as np
 from simulate.errors import BidlabInputError
 from simulate.hands.calibrate import CALIBRATION_HANDS, CALIBRATION_SEED, calibrate_card_rates
 from simulate.hands.results import HandConfig
-from simulate.kernel.hand import make_scratch, max_decisions
+from simulate.kernel.hand import HandScratch, make_scratch, max_decisions
 from simulate.rules.cards import TRUMP_NAMES
 from simulate.rules.codes import NT
 from simulate.rules.play import constraint_active
@@ -126,7 +126,7 @@ class Job:
                           self.constrained, self.fixed, self.forced_trump, self.play_pol,
                           self.bid_pol)
 
-    def scratch(self) -> tuple[np.ndarray, ...]:
+    def scratch(self) -> HandScratch:
         """Fresh working arrays for one thread running this job's hands."""
         v = self.v
         return make_scratch(v.players, len(v.cards),

@@ -250,7 +250,7 @@ class HandResults:
             raise ValueError(f"hand indices must be in 0..{self.config.hands - 1}")
         scratch = job.scratch()
         m = len(indices)
-        max_dec = scratch[13].shape[0]
+        max_dec = scratch.trace.shape[0]
         trace = np.zeros((m, max_dec, 3), np.int64)
         ndec = np.zeros(m, np.int64)
         hand_out = np.zeros((m, H_SIZE), np.int64)

@@ -24,9 +24,11 @@ from simulate.kernel.hand import (
     S_SIZE,
     S_TRICKS,
     SALT_DEAL,
+    HandRows,
     deal_and_bid,
     deal_hands,
     run_hand,
+    run_hands,
     score_hand,
 )
 from simulate.kernel.jit import kernel_jit
@@ -39,29 +41,19 @@ ZERO = np.uint64(0)
 
 @kernel_jit(nogil=True)
 def run_records(P, tabs, seed, start, count, h, constrained, fixed, forced_trump, play_pol,
-                bid_pol, scratch, hand_out, seat_out, mask_out, captured_out):
+                bid_pol, scratch, hand_out, seat_out, mask_out, captured_out, won_out):
     """Play hands start..start+count-1 and keep one record per hand.
 
     P, tabs: the rule vector and RuleTables.as_tuple(); seed: the run's seed; start, count:
     the hand indices; h: cards per hand; constrained: apply the hook or Max Bet; fixed:
     uint64[n] cards pinned to seats; forced_trump: trump index to impose (-1: none);
     play_pol, bid_pol: policy ids by seat; scratch: hand.make_scratch(...). Outputs, row j
-    for hand start+j: hand_out[j] the H_ slots, seat_out[j, s] the S_ columns of seat s,
-    mask_out[j] the dealt hands and the widow, captured_out[j] the capturing seat by event."""
-    n = P[0]
-    hands0, sout, captured, hout = scratch.dealt, scratch.seat_out, scratch.captured, scratch.hand_out
-    for j in range(count):
-        run_hand(P, tabs, seed, start + j, h, constrained, fixed, forced_trump, play_pol,
-                 bid_pol, scratch, False)
-        for k in range(H_SIZE):
-            hand_out[j, k] = hout[k]
-        for s in range(n):
-            for k in range(S_SIZE):
-                seat_out[j, s, k] = sout[s, k]
-            mask_out[j, s] = hands0[s]
-        mask_out[j, n] = hands0[n]
-        for e in range(captured.shape[0]):
-            captured_out[j, e] = captured[e]
+    for hand start+j (a hand.HandRows): hand_out[j] the H_ slots, seat_out[j, s] the S_
+    columns of seat s, mask_out[j] the dealt hands and the widow, captured_out[j] the
+    capturing seat by event, won_out[j] the cards that won a trick."""
+    run_hands(P, tabs, seed, start, count, h, constrained, fixed, forced_trump, play_pol,
+              bid_pol, scratch, False,
+              HandRows(hand_out, seat_out, mask_out, captured_out, won_out), True)
 
 
 @kernel_jit(nogil=True)
@@ -74,42 +66,46 @@ def run_summary(P, tabs, seed, start, count, h, constrained, fixed, forced_trump
     took]; score_hist by [seat, bid, took, score - score_min] (clipped to its width); trumps
     by trump index; events[0, seat] fooled kings and events[1 + e, seat] captures of event e;
     contracts by ladder step (0: voided hands); with card_stats, card_dealt and card_won by
-    [trump, card]: how often each card was dealt and took a trick."""
+    [trump, card]: how often each card was dealt and took a trick. The hands are played in
+    batches of scratch.rows (run_hands) and added up from those rows."""
     n = P[0]
-    hands0, sout, captured, won, hout = scratch.dealt, scratch.seat_out, scratch.captured, scratch.won, \
-        scratch.hand_out
+    rows = scratch.rows
+    batch = rows.hand_out.shape[0]
     width = score_hist.shape[3]
-    for j in range(count):
-        run_hand(P, tabs, seed, start + j, h, constrained, fixed, forced_trump, play_pol,
-                 bid_pol, scratch, False)
-        trumps[hout[H_TRUMP]] += 1
-        if hout[H_VOIDED]:
-            contracts[0] += 1
-            continue
-        if hout[H_MAKER] >= 0:
-            contracts[hout[H_CONTRACT]] += 1
-        for s in range(n):
-            b, t, sc = sout[s, S_BID], sout[s, S_TRICKS], sout[s, S_SCORE]
-            counts[s, b, t] += 1
-            score_sum[s, b, t] += sc
-            score_sq[s, b, t] += sc * sc
-            k = min(max(sc - score_min, 0), width - 1)
-            score_hist[s, b, t, k] += 1
-            events[0, s] += sout[s, S_FOOLED]
-        for e in range(captured.shape[0]):
-            if captured[e] >= 0:
-                events[1 + e, captured[e]] += 1
-        if card_stats:
-            t = hout[H_TRUMP]
+    for first in range(0, count, batch):
+        m_hands = min(batch, count - first)
+        run_hands(P, tabs, seed, start + first, m_hands, h, constrained, fixed, forced_trump,
+                  play_pol, bid_pol, scratch, False, rows, True)
+        for j in range(m_hands):
+            hout, sout, captured = rows.hand_out[j], rows.seat_out[j], rows.captured[j]
+            trumps[hout[H_TRUMP]] += 1
+            if hout[H_VOIDED]:
+                contracts[0] += 1
+                continue
+            if hout[H_MAKER] >= 0:
+                contracts[hout[H_CONTRACT]] += 1
             for s in range(n):
-                m = hands0[s]
+                b, t, sc = sout[s, S_BID], sout[s, S_TRICKS], sout[s, S_SCORE]
+                counts[s, b, t] += 1
+                score_sum[s, b, t] += sc
+                score_sq[s, b, t] += sc * sc
+                k = min(max(sc - score_min, 0), width - 1)
+                score_hist[s, b, t, k] += 1
+                events[0, s] += sout[s, S_FOOLED]
+            for e in range(captured.shape[0]):
+                if captured[e] >= 0:
+                    events[1 + e, captured[e]] += 1
+            if card_stats:
+                t = hout[H_TRUMP]
+                for s in range(n):
+                    m = rows.masks[j, s]
+                    while m != ZERO:
+                        card_dealt[t, lowest_bit_index(m)] += 1
+                        m &= m - ONE
+                m = rows.won[j]
                 while m != ZERO:
-                    card_dealt[t, lowest_bit_index(m)] += 1
+                    card_won[t, lowest_bit_index(m)] += 1
                     m &= m - ONE
-            m = won[0]
-            while m != ZERO:
-                card_won[t, lowest_bit_index(m)] += 1
-                m &= m - ONE
 
 
 @kernel_jit(nogil=True)

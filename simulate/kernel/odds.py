@@ -64,7 +64,7 @@ def _look(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, bid_pol, scr
     deal that is rejected, and the bids from `seat` on; a trump other than want_trump (-1:
     any) ends the look as soon as it is named. seats: _look_seats(P, seat)."""
     (bid_value, hands, hands0, sout, captured, ts, won, rs_deal, rs_pol, ubid, utook, uscore, hout,
-     trace) = scratch
+     trace, _) = scratch
     seed_stream(rs_deal, seed, hidx, SALT_DEAL)
     seed_stream(rs_pol, seed, hidx, SALT_POLICY)
     n = P[L.N_PLAYERS]
