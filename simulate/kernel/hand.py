@@ -4,16 +4,17 @@ Everything game-specific comes from the rule tables (P and `tabs`); the loop mir
 reference engine step for step, including the order in which decisions are asked, so a
 trace of decisions can be replayed there. Scratch arrays are allocated once per chunk.
 
-Each phase is its own function, inlined into run_hand at numba IR level (inline="always"),
+Each phase is its own function, inlined into run_hands at numba IR level (inline="always"),
 so the compiled hand stays one function as before the split: called apart, each phase
 would receive the ~20 table arrays as some 200 scalar arguments per hand, a cost that
-shows on fast workloads such as random play. The tricks are the exception, played in
-run_hand's own loop (see the comment there): inlining copies a callee's IR at a cost that
-grows with its size, and a tricks phase wrapping both play policies doubled the cold compile.
-For the same reason the auction's two phases (_auction_winner, _maker_declares) are called,
-not inlined: they run only in auction games, once a hand, where the call measured no slower,
-and leaving their IR out of deal_and_bid cut the cold compile from about 69 to 55 s and its
-peak memory from 2.0 to 1.2 GB.
+shows on fast workloads such as random play (the same cost is why run_hands plays a batch
+of hands per call). The tricks are the exception, played in run_hands' own loop (see the
+comment there): inlining copies a callee's IR at a cost that grows with its size, and a
+tricks phase wrapping both play policies doubled the cold compile. For the same reason the
+auction's two phases (_auction_winner, _maker_declares) are called, not inlined: they run
+only in auction games, once a hand, where the call measured no slower, and leaving their
+IR out of deal_and_bid cut the cold compile by about 14 s and its peak memory from 2.0 to
+1.2 GB.
 """
 
 from __future__ import annotations
