@@ -4,17 +4,17 @@ Everything game-specific comes from the rule tables (P and `tabs`); the loop mir
 reference engine step for step, including the order in which decisions are asked, so a
 trace of decisions can be replayed there. Scratch arrays are allocated once per chunk.
 
-Each phase is its own function, inlined into run_hands at numba IR level (inline="always"),
-so the compiled hand stays one function as before the split: called apart, each phase
-would receive the ~20 table arrays as some 200 scalar arguments per hand, a cost that
-shows on fast workloads such as random play (the same cost is why run_hands plays a batch
-of hands per call). The tricks are the exception, played in run_hands' own loop (see the
-comment there): inlining copies a callee's IR at a cost that grows with its size, and a
-tricks phase wrapping both play policies doubled the cold compile. For the same reason the
-auction's two phases (_auction_winner, _maker_declares) are called, not inlined: they run
-only in auction games, once a hand, where the call measured no slower, and leaving their
-IR out of deal_and_bid cut the cold compile by about 14 s and its peak memory from 2.0 to
-1.2 GB.
+Each phase is its own function, inlined into its caller at numba IR level
+(inline="always"): called apart, each phase would receive the ~20 table arrays as some 200
+scalar arguments per hand, a cost that shows on fast workloads such as random play. For the
+same reason run_hands plays a batch of hands per call. Its hands are dealt and bid first,
+the whole batch in one call of deal_and_bid_rows, then played trick by trick in run_hands'
+own loop; each hand's state between the two lives in its row of HandRows. Inlining copies a
+callee's IR at a cost that grows with blocks x variables, so the big phases stay apart:
+deal_and_bid inlined into run_hands cost about 15 s of a 55 s cold compile (the split
+measured no slower), a tricks phase wrapping both play policies doubled the cold compile,
+and the auction's two phases (_auction_winner, _maker_declares) are called once a hand,
+only in auction games, where the call measured no slower.
 """
 
 from __future__ import annotations
@@ -57,24 +57,32 @@ S_SIZE = 4
 SALT_DEAL, SALT_POLICY = 1, 2
 
 
-ROWS = 64    # hands a HandScratch's rows hold: the batch run_summary plays per call
+ROWS = 64    # hands a HandScratch's rows hold: the most run_hands plays per call
+# HandRows.phase slots: deal_and_bid's results, kept from a hand's bidding to its tricks
+P_TURN, P_TRUMP, P_MAKER, P_CONTRACT, P_ALONE, P_DEF_ALONE, P_SITTING_OUT, P_VOIDED = range(8)
+P_SIZE = 8
 
 
 class HandRows(NamedTuple):
-    """Per-hand copies of run_hands' results, row j for the j-th hand of a call: what a
-    caller reads of each hand after a batch (records keep them, summaries add them up)."""
+    """A batch of hands, row j for the j-th hand of a run_hands call: the state a hand carries
+    from its bidding into its tricks, and its results (records keep them, summaries add them
+    up). A HandScratch's per-hand arrays are row 0, so one-hand callers read them there."""
     hand_out: np.ndarray       # int64[rows, H_SIZE]
     seat_out: np.ndarray       # int64[rows, n, S_SIZE]
     masks: np.ndarray          # uint64[rows, n + 1]: the dealt hands and widow
     captured: np.ndarray       # int64[rows, MAX_EVENTS]
-    won: np.ndarray            # uint64[rows]: the cards that won a trick
+    won: np.ndarray            # uint64[rows, 2]: [the cards that won a trick, spare]
+    hands: np.ndarray          # uint64[rows, n + 1]: the hands as played out
+    policy_stream: np.ndarray  # uint64[rows, 3]: the policies' random stream
+    phase: np.ndarray          # int64[rows, P_SIZE]: what deal_and_bid returned (P_ slots)
 
 
 def make_rows(n: int, rows: int) -> HandRows:
     """HandRows for `rows` hands of n players."""
     return HandRows(np.zeros((rows, H_SIZE), np.int64), np.zeros((rows, n, S_SIZE), np.int64),
                     np.zeros((rows, n + 1), np.uint64), np.zeros((rows, L.MAX_EVENTS), np.int64),
-                    np.zeros(rows, np.uint64))
+                    np.zeros((rows, 2), np.uint64), np.zeros((rows, n + 1), np.uint64),
+                    np.zeros((rows, 3), np.uint64), np.zeros((rows, P_SIZE), np.int64))
 
 
 class HandScratch(NamedTuple):
@@ -95,19 +103,21 @@ class HandScratch(NamedTuple):
     unit_scores: np.ndarray    # int64[n]: score by unit
     hand_out: np.ndarray       # int64[H_SIZE]: the H_ slots
     trace: np.ndarray          # int64[max_decisions, 3]: (kind, seat, value) per decision
-    rows: HandRows             # ROWS hands' results, for callers that play hands in batches
+    rows: HandRows             # a batch of ROWS hands; the arrays above that a hand carries
+                               # from its bidding to its tricks are views of row 0
 
 
 def make_scratch(n: int, deck: int, max_decisions: int) -> HandScratch:
     """Per-chunk work arrays for run_hand (allocated once, reused by every hand of the
-    chunk): n players, a deck of `deck` cards, room for `max_decisions` traced decisions."""
-    return HandScratch(np.zeros(deck + 1), np.zeros(n + 1, np.uint64),
-                       np.zeros(n + 1, np.uint64), np.zeros((n, S_SIZE), np.int64),
-                       np.zeros(L.MAX_EVENTS, np.int64), np.zeros(TS_SIZE, np.int64),
-                       np.zeros(2, np.uint64), np.zeros(3, np.uint64), np.zeros(3, np.uint64),
-                       np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
-                       np.zeros(H_SIZE, np.int64), np.zeros((max_decisions, 3), np.int64),
-                       make_rows(n, ROWS))
+    chunk): n players, a deck of `deck` cards, room for `max_decisions` traced decisions.
+    The per-hand arrays are row 0 of `rows`, where run_hands leaves a one-hand call's
+    results."""
+    rows = make_rows(n, ROWS)
+    return HandScratch(np.zeros(deck + 1), rows.hands[0], rows.masks[0], rows.seat_out[0],
+                       rows.captured[0], np.zeros(TS_SIZE, np.int64), rows.won[0],
+                       np.zeros(3, np.uint64), rows.policy_stream[0], np.zeros(n, np.int64),
+                       np.zeros(n, np.int64), np.zeros(n, np.int64), rows.hand_out[0],
+                       np.zeros((max_decisions, 3), np.int64), rows)
 
 
 def max_decisions(n: int, hand_size: int, widow: int, n_steps: int) -> int:
@@ -634,7 +644,7 @@ def deal_and_bid(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, bid_p
     fix trump, then the bids or the auction (and the maker's widow, trump, discards and
     alone calls). Returns (turned-up card, trump, maker, contract, alone seat, defending-
     alone seat, seats sitting out, voided); a voided hand has its H_VOIDED and H_TRUMP set.
-    Its own function so the benchmark's stage timings run the same code as run_hand."""
+    deal_and_bid_rows runs it for a batch of hands (the benchmark's stage timings too)."""
     card_suit = tabs.card_suit
     win_weight, card_rate = tabs.win_weight, tabs.card_rate
     suit_mask, strength, masks, ladder = tabs.suit_mask, tabs.strength, tabs.masks, tabs.ladder
@@ -674,6 +684,41 @@ def deal_and_bid(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, bid_p
 
 
 @kernel_jit(inline=True)
+def row_scratch(scratch, j):
+    """The HandScratch of row j of scratch.rows: its per-hand arrays are row j's, the work
+    arrays no hand keeps (trick state, streams of the deal, scoring units, trace) shared."""
+    rows = scratch.rows
+    return HandScratch(scratch.bid_value, rows.hands[j], rows.masks[j], rows.seat_out[j],
+                       rows.captured[j], scratch.trick, rows.won[j], scratch.deal_stream,
+                       rows.policy_stream[j], scratch.unit_bids, scratch.unit_tricks,
+                       scratch.unit_scores, rows.hand_out[j], scratch.trace, rows)
+
+
+@kernel_jit()
+def deal_and_bid_rows(P, tabs, seed, start, count, h, constrained, fixed, forced_trump,
+                      bid_pol, scratch, do_trace):
+    """deal_and_bid for hands start..start+count-1 into rows 0..count-1 of scratch.rows (its
+    results in their P_ slots). A call of its own, once per batch of hands: inlined into
+    run_hands, deal_and_bid's IR was copied at a cost of about 9 s of the cold compile, and
+    a call per hand would pass the tables as some 300 scalar arguments each time."""
+    rows = scratch.rows
+    for j in range(count):
+        turn, trump, maker, contract, alone, defender_alone, sitting_out, voided = deal_and_bid(
+            P, tabs, seed, start + j, h, constrained, fixed, forced_trump, bid_pol,
+            row_scratch(scratch, j), do_trace)
+        rows.won[j, 0] = ZERO     # a voided hand too: no card won a trick
+        ph = rows.phase[j]
+        ph[P_TURN] = turn
+        ph[P_TRUMP] = trump
+        ph[P_MAKER] = maker
+        ph[P_CONTRACT] = contract
+        ph[P_ALONE] = alone
+        ph[P_DEF_ALONE] = defender_alone
+        ph[P_SITTING_OUT] = np.int64(sitting_out)
+        ph[P_VOIDED] = 1 if voided else 0
+
+
+@kernel_jit(inline=True)
 def run_hand(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, play_pol, bid_pol,
              scratch, do_trace):
     """Play hand `hidx` of the stream `seed`: deal, trump, bids or auction, tricks, score.
@@ -684,106 +729,90 @@ def run_hand(P, tabs, seed, hidx, h, constrained, fixed, forced_trump, play_pol,
     freely); forced_trump: a trump index to impose (-1: as the rules choose it); play_pol,
     bid_pol: policy ids by seat; scratch: a HandScratch (make_scratch), which receives the
     results (hand_out, seat_out, dealt, captured, won); do_trace: record every decision in
-    scratch.trace (hand_out[H_NDEC] of them). run_hands for one hand, keeping no rows."""
+    scratch.trace (hand_out[H_NDEC] of them). run_hands for one hand."""
     run_hands(P, tabs, seed, hidx, 1, h, constrained, fixed, forced_trump, play_pol, bid_pol,
-              scratch, do_trace, scratch.rows, False)
+              scratch, do_trace)
 
 
 @kernel_jit(nogil=True)
 def run_hands(P, tabs, seed, start, count, h, constrained, fixed, forced_trump, play_pol,
-              bid_pol, scratch, do_trace, rows, keep_rows):
-    """Play hands start..start+count-1 as run_hand plays each, in one call: a call passes the
-    tables and scratch arrays as some 300 scalar arguments, which cost 110-200 ns a hand
-    when every hand was its own call (summary mode, one thread, now about 10% faster:
-    random 4x7 ~670 -> ~610 ns a hand, Hoffer ~1280 -> ~1140, Kings and Fools ~1370 ->
-    ~1200; the cold compile grew ~6 s). With keep_rows, row j of `rows` (a HandRows of at
-    least `count` rows) receives hand start+j's results; scratch holds the last hand's."""
-    # The hand is written out here, not inlined from a function of its own: numba copies an
-    # inlined callee's IR block by block at a cost that grows with blocks x variables, and
-    # a whole hand copied so took minutes to compile.
-    (bid_value, hands, hands0, sout, captured, ts, won, rs_deal, rs_pol, ubid, utook, uscore,
-     hout, trace, _) = scratch
+              bid_pol, scratch, do_trace):
+    """Play hands start..start+count-1 (count <= ROWS) as run_hand plays each, in one call:
+    row j of scratch.rows receives hand start+j's results (row 0 is the scratch's own
+    arrays). A call passes the tables and scratch arrays as some 300 scalar arguments,
+    which cost 110-200 ns a hand when every hand was its own call. All the batch's hands
+    are dealt and bid first (deal_and_bid_rows), then played; each hand's streams are its
+    own, so the order changes no draw. do_trace: with count 1 only (one trace array)."""
+    # The tricks are written out here, not inlined from a function of their own: numba
+    # copies an inlined callee's IR block by block at a cost that grows with blocks x
+    # variables; a tricks phase holding both play policies doubled the cold compile.
+    rows = scratch.rows
+    ts, trace = scratch.trick, scratch.trace
     n = P[L.N_PLAYERS]
     suit_mask, ladder = tabs.suit_mask, tabs.ladder
     eff, power, mech, masks = tabs.eff, tabs.power, tabs.mech, tabs.masks
     wild, foolable, aces = masks[0], masks[1], masks[2]
+    deal_and_bid_rows(P, tabs, seed, start, count, h, constrained, fixed, forced_trump, bid_pol,
+                      scratch, do_trace)
     for j in range(count):
-        turn, trump, maker, contract, alone, defender_alone, sitting_out, voided = deal_and_bid(
-            P, tabs, seed, start + j, h, constrained, fixed, forced_trump, bid_pol, scratch,
-            do_trace)
-        if not voided:
-            # The tricks are played here rather than in a phase function of their own (the
-            # IR copy again): a tricks phase holding both play policies doubled the cold
-            # compile.
-            leader = _first_leader(P, maker, alone, defender_alone, sitting_out)
-            active = n - popcount(sitting_out)
-            broken = False
-            gone = face_up_cards(P, hands0, turn)   # counting starts from what all can see
-            won[0] = ZERO
-            for trick_no in range(h):
-                trick_reset(ts)
-                tmask = ZERO
-                seat = leader
-                played = 0
-                while played < active:
-                    if not (sitting_out >> np.uint64(seat)) & ONE:
-                        pol = play_pol[seat]
-                        legal = legal_mask(hands[seat], ts, trump, broken,
-                                           P[L.BREAKING_TRUMP], suit_mask, wild)
-                        if pol != L.PLAY_RANDOM and legal & (legal - ONE) == ZERO and \
-                                not P[L.ACE_CHOICE]:
-                            # one card to play and nothing to declare: every fixed policy
-                            # plays it (a random one still draws, so its stream stays as it was)
-                            move = lowest_bit_index(legal)
-                        elif pol == L.PLAY_PRECISION:
-                            need = tricks_wanted(P, seat, h, maker, contract, ladder, sout)
-                            partner_winning, side_bid = precision_context(
-                                P, ts, seat, leader, played, sitting_out, maker, sout,
-                                foolable)
-                            move = precision_play(P, legal, hands[seat], gone, tmask, need,
-                                                  h - trick_no, ts, trump, partner_winning,
-                                                  active - played - 1, h, side_bid, tabs)
-                        else:
-                            need = 0 if pol == L.PLAY_RANDOM else \
-                                tricks_wanted(P, seat, h, maker, contract, ladder, sout)
-                            move = choose_play(pol, rs_pol, P, legal, need, ts, trump, eff,
-                                               power, mech, tabs.srank, tabs.by_rank,
-                                               tabs.beaters, foolable, aces)
-                        _record(trace, hout, do_trace, L.D_PLAY, seat, move)
-                        bit = ONE << np.uint64(move & 63)
-                        hands[seat] &= ~bit
-                        tmask |= bit
-                        gone |= bit
-                        trick_add(ts, move & 63, move >> 6, trump, eff, power, mech)
-                        played += 1
-                    seat = seat + 1 if seat + 1 < n else 0
-                if trump < 4 and (tmask & suit_mask[trump, trump]) != ZERO:
-                    broken = True
-                leader = _close_trick(P, ts, tmask, leader, sitting_out, foolable, sout,
-                                      captured, won)
-            score_hand(P, tabs, h, maker, contract, alone, sout, captured, ubid, utook, uscore)
-            hout[H_TRUMP] = trump
-            hout[H_MAKER] = maker
-            hout[H_CONTRACT] = contract
-            hout[H_ALONE] = alone
-            hout[H_DEF_ALONE] = defender_alone
-        if keep_rows:
-            _keep_row(P, scratch, rows, j)
-
-
-@kernel_jit(inline=True)
-def _keep_row(P, scratch, rows, j):
-    """Copy the hand just played from scratch into row j of rows."""
-    n = P[L.N_PLAYERS]
-    hout, sout, hands0, captured = scratch.hand_out, scratch.seat_out, scratch.dealt, \
-        scratch.captured
-    for k in range(H_SIZE):
-        rows.hand_out[j, k] = hout[k]
-    for s in range(n):
-        for k in range(S_SIZE):
-            rows.seat_out[j, s, k] = sout[s, k]
-    for s in range(n + 1):
-        rows.masks[j, s] = hands0[s]
-    for e in range(captured.shape[0]):
-        rows.captured[j, e] = captured[e]
-    rows.won[j] = scratch.won[0]
+        ph = rows.phase[j]
+        if ph[P_VOIDED]:
+            continue
+        hands, hands0, sout, captured = rows.hands[j], rows.masks[j], rows.seat_out[j], \
+            rows.captured[j]
+        won, rs_pol, hout = rows.won[j], rows.policy_stream[j], rows.hand_out[j]
+        turn, trump, maker, contract = ph[P_TURN], ph[P_TRUMP], ph[P_MAKER], ph[P_CONTRACT]
+        alone, defender_alone = ph[P_ALONE], ph[P_DEF_ALONE]
+        sitting_out = np.uint64(ph[P_SITTING_OUT])
+        leader = _first_leader(P, maker, alone, defender_alone, sitting_out)
+        active = n - popcount(sitting_out)
+        broken = False
+        gone = face_up_cards(P, hands0, turn)   # counting starts from what all can see
+        for trick_no in range(h):
+            trick_reset(ts)
+            tmask = ZERO
+            seat = leader
+            played = 0
+            while played < active:
+                if not (sitting_out >> np.uint64(seat)) & ONE:
+                    pol = play_pol[seat]
+                    legal = legal_mask(hands[seat], ts, trump, broken,
+                                       P[L.BREAKING_TRUMP], suit_mask, wild)
+                    if pol != L.PLAY_RANDOM and legal & (legal - ONE) == ZERO and \
+                            not P[L.ACE_CHOICE]:
+                        # one card to play and nothing to declare: every fixed policy
+                        # plays it (a random one still draws, so its stream stays as it was)
+                        move = lowest_bit_index(legal)
+                    elif pol == L.PLAY_PRECISION:
+                        need = tricks_wanted(P, seat, h, maker, contract, ladder, sout)
+                        partner_winning, side_bid = precision_context(
+                            P, ts, seat, leader, played, sitting_out, maker, sout,
+                            foolable)
+                        move = precision_play(P, legal, hands[seat], gone, tmask, need,
+                                              h - trick_no, ts, trump, partner_winning,
+                                              active - played - 1, h, side_bid, tabs)
+                    else:
+                        need = 0 if pol == L.PLAY_RANDOM else \
+                            tricks_wanted(P, seat, h, maker, contract, ladder, sout)
+                        move = choose_play(pol, rs_pol, P, legal, need, ts, trump, eff,
+                                           power, mech, tabs.srank, tabs.by_rank,
+                                           tabs.beaters, foolable, aces)
+                    _record(trace, hout, do_trace, L.D_PLAY, seat, move)
+                    bit = ONE << np.uint64(move & 63)
+                    hands[seat] &= ~bit
+                    tmask |= bit
+                    gone |= bit
+                    trick_add(ts, move & 63, move >> 6, trump, eff, power, mech)
+                    played += 1
+                seat = seat + 1 if seat + 1 < n else 0
+            if trump < 4 and (tmask & suit_mask[trump, trump]) != ZERO:
+                broken = True
+            leader = _close_trick(P, ts, tmask, leader, sitting_out, foolable, sout,
+                                  captured, won)
+        score_hand(P, tabs, h, maker, contract, alone, sout, captured, scratch.unit_bids,
+                   scratch.unit_tricks, scratch.unit_scores)
+        hout[H_TRUMP] = trump
+        hout[H_MAKER] = maker
+        hout[H_CONTRACT] = contract
+        hout[H_ALONE] = alone
+        hout[H_DEF_ALONE] = defender_alone
