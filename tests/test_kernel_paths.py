@@ -1,7 +1,8 @@
 """The kernel's machine-dependent paths and the benchmark's stage workload.
 
-nth_set_bit has a bit-deposit path (BMI2, where pdep is fast) and a portable one; whichever
-this machine compiled, both are checked against a plain Python select. The stage workload
+nth_set_bit and nth_set_bit_mask have a bit-deposit path (BMI2, where pdep is fast) and a
+portable one; whichever this machine compiled, both are checked against a plain Python
+select. The stage workload
 (kernel.chunk.run_stages) must run the same hands as the real kernel: taken to the end,
 its results equal run_records' on the same seed.
 """
@@ -37,6 +38,21 @@ def _chosen(mask, k):
     return bits.nth_set_bit(mask, k)
 
 
+@kernel_jit()
+def _portable_mask(mask, k):
+    return bits.nth_set_bit_mask_portable(mask, k)
+
+
+@kernel_jit()
+def _pdep_mask(mask, k):
+    return bits.nth_set_bit_mask_pdep(mask, k)
+
+
+@kernel_jit()
+def _chosen_mask(mask, k):
+    return bits.nth_set_bit_mask(mask, k)
+
+
 def _select(mask: int, k: int) -> int:
     """The k-th set bit of mask, lowest first, in plain Python."""
     return [i for i in range(64) if mask >> i & 1][k]
@@ -59,6 +75,16 @@ def test_nth_set_bit_selects_every_bit(which):
     for mask in _masks():
         for k in range(bin(mask).count("1")):
             assert fn(np.uint64(mask), k) == _select(mask, k), (hex(mask), k)
+
+
+@pytest.mark.parametrize("which", ["portable", "pdep", "chosen"])
+def test_nth_set_bit_mask_is_that_bit(which):
+    if which == "pdep" and not bits.HAS_PDEP:
+        pytest.skip("no BMI2 on this machine")
+    fn = {"portable": _portable_mask, "pdep": _pdep_mask, "chosen": _chosen_mask}[which]
+    for mask in _masks():
+        for k in range(bin(mask).count("1")):
+            assert int(fn(np.uint64(mask), k)) == 1 << _select(mask, k), (hex(mask), k)
 
 
 def test_select_path_names_the_compiled_path():

@@ -125,5 +125,20 @@ def nth_set_bit_portable(mask, k):
     return base + lowest_bit_index(m)
 
 
-# nth_set_bit: the index of the k-th (0-based) set bit of mask, lowest first
+@kernel_jit(inline=True)
+def nth_set_bit_mask_pdep(mask, k):
+    """The k-th (0-based) set bit of mask as a one-bit mask, lowest first (k <
+    popcount(mask)): the bit deposit itself, with no index to find and shift back."""
+    return _pdep(ONE << np.uint64(k), mask)
+
+
+@kernel_jit(inline=True)
+def nth_set_bit_mask_portable(mask, k):
+    """nth_set_bit_mask without BMI2."""
+    return ONE << np.uint64(nth_set_bit_portable(mask, k))
+
+
+# nth_set_bit: the index of the k-th (0-based) set bit of mask, lowest first;
+# nth_set_bit_mask: that bit as a mask (a dealt card's bit, one dependent step shorter)
 nth_set_bit = nth_set_bit_pdep if FAST_PDEP else nth_set_bit_portable
+nth_set_bit_mask = nth_set_bit_mask_pdep if FAST_PDEP else nth_set_bit_mask_portable

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulate.kernel.bits import nth_set_bit, popcount
+from simulate.kernel.bits import nth_set_bit, nth_set_bit_mask, popcount
 from simulate.kernel.jit import kernel_jit
 from simulate.kernel.rng import GOLDEN, below_small, mix64, seed_stream
 from simulate.tables import layout as L
@@ -22,6 +22,14 @@ def draw_card(rs, free, size):
     """One card drawn uniformly from the mask `free` holding `size` cards: the k-th free
     card for a uniform k (one bit select; no shuffle array to keep)."""
     return nth_set_bit(free, below_small(rs, size))
+
+
+@kernel_jit(inline=True)
+def draw_card_bit(rs, free, size):
+    """draw_card's card as its one-bit mask: a deal's draws form one chain through the mask
+    of free cards, and the bit straight from the deposit keeps an index (and a shift back)
+    out of that chain."""
+    return nth_set_bit_mask(free, below_small(rs, size))
 
 
 @kernel_jit(inline=True)
@@ -47,7 +55,7 @@ def deal_cards(P, rs, hands, fixed, h, seats):
             continue
         m = ZERO
         for _ in range(h):
-            bit = ONE << np.uint64(draw_card(rs, free, size))
+            bit = draw_card_bit(rs, free, size)
             free ^= bit
             m |= bit
             size -= 1
@@ -56,7 +64,7 @@ def deal_cards(P, rs, hands, fixed, h, seats):
         return free, size
     m = ZERO
     for _ in range(P[L.WIDOW]):
-        bit = ONE << np.uint64(draw_card(rs, free, size))
+        bit = draw_card_bit(rs, free, size)
         free ^= bit
         m |= bit
         size -= 1
