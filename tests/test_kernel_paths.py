@@ -2,9 +2,9 @@
 
 nth_set_bit and nth_set_bit_mask have a bit-deposit path (BMI2, where pdep is fast) and a
 portable one; whichever this machine compiled, both are checked against a plain Python
-select. The stage workload
-(kernel.chunk.run_stages) must run the same hands as the real kernel: taken to the end,
-its results equal run_records' on the same seed.
+select. The learned bidder's vector sums (kernel.lanes) must equal the scalar sums bit for
+bit. The stage workload (kernel.chunk.run_stages) must run the same hands as the real
+kernel: taken to the end, its results equal run_records' on the same seed.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from simulate.kernel import bits
 from simulate.kernel.chunk import STAGE_BIDS, STAGE_DEAL, STAGE_HAND, run_stages
 from simulate.kernel.hand import S_BID, S_SCORE
 from simulate.kernel.jit import kernel_jit
+from simulate.kernel.lanes import LANES, model_sums
 
 
 @kernel_jit()
@@ -85,6 +86,36 @@ def test_nth_set_bit_mask_is_that_bit(which):
     for mask in _masks():
         for k in range(bin(mask).count("1")):
             assert int(fn(np.uint64(mask), k)) == 1 << _select(mask, k), (hex(mask), k)
+
+
+@kernel_jit()
+def _model_sums(w, label_row, hand, held, strength, b0, count, value):
+    model_sums(w, label_row, hand, held, strength, b0, count, value)
+
+
+def test_model_sums_add_each_bid_in_the_scalar_order():
+    """Every lane is the double the scalar sum gives (held, strength, then the cards lowest
+    first), for every start and count, and no value outside the lanes is written."""
+    rng = np.random.default_rng(3)
+    w = rng.standard_normal((40, 21)).astype(np.float32)
+    label_row = rng.integers(2, 40, 52).astype(np.int64)
+    for _ in range(200):
+        hand = int(sum(1 << int(c) for c in rng.choice(52, int(rng.integers(0, 14)),
+                                                        replace=False)))
+        b0 = int(rng.integers(0, 21))
+        count = int(rng.integers(1, min(LANES, 21 - b0) + 1))
+        held, strength = (int(x) for x in rng.integers(0, 40, 2))
+        value = np.full(40, -7.0)
+        _model_sums(w, label_row, np.uint64(hand), held, strength, b0, count, value)
+        for b in range(40):
+            if not b0 <= b < b0 + count:
+                assert value[b] == -7.0, (b0, count, b)
+                continue
+            expected = float(w[held, b]) + float(w[strength, b])
+            for c in range(52):
+                if hand >> c & 1:
+                    expected += float(w[label_row[c], b])
+            assert value[b] == expected, (b0, count, b)
 
 
 def test_select_path_names_the_compiled_path():

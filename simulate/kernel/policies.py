@@ -14,6 +14,7 @@ import numpy as np
 
 from simulate.kernel.bits import lowest_bit_index, lowest_bit_index_reversed, nth_set_bit, popcount
 from simulate.kernel.jit import kernel_jit
+from simulate.kernel.lanes import LANES, model_sums
 from simulate.kernel.rng import below
 from simulate.kernel.trick import (
     TS_ALWAYS,
@@ -222,32 +223,13 @@ def model_bid(lo, hi, excluded, hand, h, t, seat, heard_sum, rate, suit_mask, mo
         col_held = held0 + H + 1
         col_strength = strength0 + k * (MODEL_TRUMP_CAP + 2) + MODEL_TRUMP_CAP + 1
     w = model[h, seat, min(heard_sum, model.shape[2] - 1)]      # [F, B+1]
-    # Four bids at a time, each summed in registers over the hand's cards (a store and a
-    # reload of value[b] per card cost more than walking the hand again; eight at a time
-    # measured no faster); every bid's sum keeps the order (held, strength, then the cards
-    # lowest first), so the predictions are the fit's to the bit. Lanes past hi repeat hi
-    # (the same sum, stored again).
+    # Sixteen bids at a time in one vector, each bid's sum in the order of the fit (held,
+    # strength, then the cards lowest first), so the predictions are the fit's to the bit.
+    lab = label[t]
     b0 = lo
     while b0 <= hi:
-        b1, b2, b3 = min(b0 + 1, hi), min(b0 + 2, hi), min(b0 + 3, hi)
-        a0 = np.float64(w[col_held, b0]) + np.float64(w[col_strength, b0])
-        a1 = np.float64(w[col_held, b1]) + np.float64(w[col_strength, b1])
-        a2 = np.float64(w[col_held, b2]) + np.float64(w[col_strength, b2])
-        a3 = np.float64(w[col_held, b3]) + np.float64(w[col_strength, b3])
-        m = hand
-        while m != ZERO:
-            c = lowest_bit_index(m)
-            m &= m - ONE
-            row = label[t, c]
-            a0 += np.float64(w[row, b0])
-            a1 += np.float64(w[row, b1])
-            a2 += np.float64(w[row, b2])
-            a3 += np.float64(w[row, b3])
-        value[b0] = a0
-        value[b1] = a1
-        value[b2] = a2
-        value[b3] = a3
-        b0 += 4
+        model_sums(w, lab, hand, col_held, col_strength, b0, min(hi - b0 + 1, LANES), value)
+        b0 += LANES
     best = np.int64(-1)
     best_v = 0.0
     for b in range(lo, hi + 1):
