@@ -21,7 +21,7 @@ from simulate.kernel import bits
 from simulate.kernel.chunk import STAGE_BIDS, STAGE_DEAL, STAGE_HAND, run_stages
 from simulate.kernel.hand import S_BID, S_SCORE
 from simulate.kernel.jit import kernel_jit
-from simulate.kernel.lanes import LANES, model_sums
+from simulate.kernel.lanes import FEW_LANES, LANES, model_sums, model_sums_few
 
 
 @kernel_jit()
@@ -93,9 +93,16 @@ def _model_sums(w, label_row, hand, held, strength, b0, count, value):
     model_sums(w, label_row, hand, held, strength, b0, count, value)
 
 
-def test_model_sums_add_each_bid_in_the_scalar_order():
+@kernel_jit()
+def _model_sums_few(w, label_row, hand, held, strength, b0, count, value):
+    model_sums_few(w, label_row, hand, held, strength, b0, count, value)
+
+
+@pytest.mark.parametrize("lanes", [LANES, FEW_LANES])
+def test_model_sums_add_each_bid_in_the_scalar_order(lanes):
     """Every lane is the double the scalar sum gives (held, strength, then the cards lowest
     first), for every start and count, and no value outside the lanes is written."""
+    sums = _model_sums if lanes == LANES else _model_sums_few
     rng = np.random.default_rng(3)
     w = rng.standard_normal((40, 21)).astype(np.float32)
     label_row = rng.integers(2, 40, 52).astype(np.int64)
@@ -103,10 +110,10 @@ def test_model_sums_add_each_bid_in_the_scalar_order():
         hand = int(sum(1 << int(c) for c in rng.choice(52, int(rng.integers(0, 14)),
                                                         replace=False)))
         b0 = int(rng.integers(0, 21))
-        count = int(rng.integers(1, min(LANES, 21 - b0) + 1))
+        count = int(rng.integers(1, min(lanes, 21 - b0) + 1))
         held, strength = (int(x) for x in rng.integers(0, 40, 2))
         value = np.full(40, -7.0)
-        _model_sums(w, label_row, np.uint64(hand), held, strength, b0, count, value)
+        sums(w, label_row, np.uint64(hand), held, strength, b0, count, value)
         for b in range(40):
             if not b0 <= b < b0 + count:
                 assert value[b] == -7.0, (b0, count, b)

@@ -1,12 +1,13 @@
-"""The learned bidder's sums, sixteen bids at a time in one vector (LLVM IR written here).
+"""The learned bidder's sums, many bids to one vector (LLVM IR written here).
 
 model_bid predicts every allowed bid's score as a sum of weights, one column per feature of
 the hand. numba leaves LLVM's SLP vectoriser off (it has miscompiled), and the loop
 vectoriser cannot turn the per-bid accumulators into vectors, so those sums ran as scalar
-adds. model_sums keeps sixteen bids' sums in one vector of doubles, loads each weight row's
-sixteen float32 entries with one masked load (lanes past the last bid read nothing) and adds
-them in the order the scalar code did (held, strength, then the cards lowest first), so each
-bid's sum is the same double, bit for bit.
+adds. model_sums keeps sixteen bids' sums in one vector of doubles (model_sums_few eight,
+for hands with at most eight bids to weigh: the wider vector measured slower there), loads
+each weight row's entries with one masked float32 load (lanes past the last bid read
+nothing) and adds them in the order the scalar code did (held, strength, then the cards
+lowest first), so each bid's sum is the same double, bit for bit.
 """
 
 from __future__ import annotations
@@ -19,13 +20,10 @@ from numba.core import cgutils
 
 from simulate.kernel.jit import kernel_intrinsic
 
-LANES = 16
+LANES = 16        # model_sums: sixteen bids to a vector
+FEW_LANES = 8     # model_sums_few: eight, for hands with at most eight bids to weigh
 
 _I1, _I32, _I64 = ir.IntType(1), ir.IntType(32), ir.IntType(64)
-_F32V = ir.VectorType(ir.FloatType(), LANES)
-_F64V = ir.VectorType(ir.DoubleType(), LANES)
-_MASKV = ir.VectorType(_I1, LANES)
-_I64V = ir.VectorType(_I64, LANES)
 
 
 def _is_c_array(t: Any, dtype: Any, ndim: int) -> bool:
@@ -33,31 +31,35 @@ def _is_c_array(t: Any, dtype: Any, ndim: int) -> bool:
         t.layout == "C"
 
 
-def _lane_mask(builder: ir.IRBuilder, count: ir.Value) -> ir.Value:
-    """<16 x i1>: lane k is on when k < count."""
-    one = builder.insert_element(ir.Constant(_I64V, ir.Undefined), count, ir.Constant(_I32, 0))
-    splat = builder.shuffle_vector(one, one, ir.Constant(ir.VectorType(_I32, LANES),
-                                                         [0] * LANES))
-    return builder.icmp_signed("<", ir.Constant(_I64V, list(range(LANES))), splat)
+def _lane_mask(builder: ir.IRBuilder, count: ir.Value, lanes: int) -> ir.Value:
+    """<lanes x i1>: lane k is on when k < count."""
+    i64v = ir.VectorType(_I64, lanes)
+    one = builder.insert_element(ir.Constant(i64v, ir.Undefined), count, ir.Constant(_I32, 0))
+    splat = builder.shuffle_vector(one, one, ir.Constant(ir.VectorType(_I32, lanes),
+                                                         [0] * lanes))
+    return builder.icmp_signed("<", ir.Constant(i64v, list(range(lanes))), splat)
 
 
-def _load_row(builder: ir.IRBuilder, base: ir.Value, offset: ir.Value,
-              mask: ir.Value) -> ir.Value:
-    """<16 x double> of the float32s at base + offset under mask (0.0 in lanes off)."""
-    fnty = ir.FunctionType(_F32V, [ir.PointerType(), _I32, _MASKV, _F32V])
-    load = cgutils.get_or_insert_function(builder.module, fnty, "llvm.masked.load.v16f32.p0")
+def _load_row(builder: ir.IRBuilder, base: ir.Value, offset: ir.Value, mask: ir.Value,
+              lanes: int) -> ir.Value:
+    """<lanes x double> of the float32s at base + offset under mask (0.0 in lanes off)."""
+    f32v = ir.VectorType(ir.FloatType(), lanes)
+    fnty = ir.FunctionType(f32v, [ir.PointerType(), _I32, ir.VectorType(_I1, lanes), f32v])
+    load = cgutils.get_or_insert_function(builder.module, fnty,
+                                          f"llvm.masked.load.v{lanes}f32.p0")
     ptr = builder.gep(base, [offset])
     row = builder.call(load, [ptr, ir.Constant(_I32, 4), mask,
-                              ir.Constant(_F32V, [0.0] * LANES)])
-    return builder.fpext(row, _F64V)
+                              ir.Constant(f32v, [0.0] * lanes)])
+    return builder.fpext(row, ir.VectorType(ir.DoubleType(), lanes))
 
 
-@kernel_intrinsic
-def model_sums(typingctx, w, label_row, hand, col_held, col_strength, b0, count, value):
-    """value[b0 + k] for k < count (<= 16) = w[col_held, b0 + k] + w[col_strength, b0 + k] +
+def _model_sums(lanes: int, w: Any, label_row: Any, value: Any) -> Any:
+    """The typing and code of model_sums with `lanes` bids to a vector: value[b0 + k] for
+    k < count (<= lanes) = w[col_held, b0 + k] + w[col_strength, b0 + k] +
     w[label_row[c], b0 + k] over the cards c of `hand` lowest first, each term as a double
     and added in that order. w: float32[F, B] C-contiguous weights; label_row: int64[D]
     (the model's column of each card under the trump); value: float64[>= b0 + count]."""
+    f64v = ir.VectorType(ir.DoubleType(), lanes)
     if not (_is_c_array(w, types.float32, 2) and _is_c_array(label_row, types.int64, 1)
             and _is_c_array(value, types.float64, 1)):
         return None
@@ -70,11 +72,11 @@ def model_sums(typingctx, w, label_row, hand, col_held, col_strength, b0, count,
         value_arr = context.make_array(signature.args[7])(context, builder, args[7])
         hand_v, held, strength, first, count_v = args[2], args[3], args[4], args[5], args[6]
         ncols = cgutils.unpack_tuple(builder, w_arr.shape, 2)[1]
-        mask = _lane_mask(builder, count_v)
+        mask = _lane_mask(builder, count_v, lanes)
 
         def row_at(row: ir.Value) -> ir.Value:
             return _load_row(builder, w_arr.data, builder.add(builder.mul(row, ncols), first),
-                             mask)
+                             mask, lanes)
 
         start = builder.fadd(row_at(held), row_at(strength))
         entry = builder.basic_block
@@ -85,7 +87,7 @@ def model_sums(typingctx, w, label_row, hand, col_held, col_strength, b0, count,
 
         builder.position_at_end(loop)
         cards = builder.phi(_I64)
-        acc = builder.phi(_F64V)
+        acc = builder.phi(f64v)
         cards.add_incoming(hand_v, entry)
         acc.add_incoming(start, entry)
         builder.cbranch(builder.icmp_unsigned("!=", cards, ir.Constant(_I64, 0)), body, done)
@@ -100,11 +102,25 @@ def model_sums(typingctx, w, label_row, hand, col_held, col_strength, b0, count,
         builder.branch(loop)
 
         builder.position_at_end(done)
-        fnty = ir.FunctionType(ir.VoidType(), [_F64V, ir.PointerType(), _I32, _MASKV])
+        fnty = ir.FunctionType(ir.VoidType(), [f64v, ir.PointerType(), _I32,
+                                               ir.VectorType(_I1, lanes)])
         store = cgutils.get_or_insert_function(builder.module, fnty,
-                                               "llvm.masked.store.v16f64.p0")
+                                               f"llvm.masked.store.v{lanes}f64.p0")
         builder.call(store, [acc, builder.gep(value_arr.data, [first]), ir.Constant(_I32, 8),
                              mask])
         return context.get_dummy_value()
 
     return sig, codegen
+
+
+@kernel_intrinsic
+def model_sums(typingctx, w, label_row, hand, col_held, col_strength, b0, count, value):
+    """value[b0 + k] for k < count (<= LANES): each bid's sum of weights, as _model_sums."""
+    return _model_sums(LANES, w, label_row, value)
+
+
+@kernel_intrinsic
+def model_sums_few(typingctx, w, label_row, hand, col_held, col_strength, b0, count, value):
+    """model_sums with FEW_LANES bids to a vector (count <= FEW_LANES): small hands weigh
+    few bids, and half the vector measured faster there."""
+    return _model_sums(FEW_LANES, w, label_row, value)

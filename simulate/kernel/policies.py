@@ -14,7 +14,7 @@ import numpy as np
 
 from simulate.kernel.bits import lowest_bit_index, lowest_bit_index_reversed, nth_set_bit, popcount
 from simulate.kernel.jit import kernel_jit
-from simulate.kernel.lanes import LANES, model_sums
+from simulate.kernel.lanes import FEW_LANES, LANES, model_sums, model_sums_few
 from simulate.kernel.rng import below
 from simulate.kernel.trick import (
     TS_ALWAYS,
@@ -223,13 +223,17 @@ def model_bid(lo, hi, excluded, hand, h, t, seat, heard_sum, rate, suit_mask, mo
         col_held = held0 + H + 1
         col_strength = strength0 + k * (MODEL_TRUMP_CAP + 2) + MODEL_TRUMP_CAP + 1
     w = model[h, seat, min(heard_sum, model.shape[2] - 1)]      # [F, B+1]
-    # Sixteen bids at a time in one vector, each bid's sum in the order of the fit (held,
-    # strength, then the cards lowest first), so the predictions are the fit's to the bit.
+    # The bids' sums in vectors, each in the order of the fit (held, strength, then the
+    # cards lowest first), so the predictions are the fit's to the bit.
     lab = label[t]
-    b0 = lo
-    while b0 <= hi:
-        model_sums(w, lab, hand, col_held, col_strength, b0, min(hi - b0 + 1, LANES), value)
-        b0 += LANES
+    if hi - lo < FEW_LANES:
+        model_sums_few(w, lab, hand, col_held, col_strength, lo, hi - lo + 1, value)
+    else:
+        b0 = lo
+        while b0 <= hi:
+            model_sums(w, lab, hand, col_held, col_strength, b0, min(hi - b0 + 1, LANES),
+                       value)
+            b0 += LANES
     best = np.int64(-1)
     best_v = 0.0
     for b in range(lo, hi + 1):
