@@ -4,7 +4,7 @@ model_bid predicts every allowed bid's score as a sum of weights, one column per
 the hand. numba leaves LLVM's SLP vectoriser off (it has miscompiled), and the loop
 vectoriser cannot turn the per-bid accumulators into vectors, so those sums ran as scalar
 adds. model_sums keeps sixteen bids' sums in one vector of doubles (model_sums_few eight,
-for hands with at most eight bids to weigh: the wider vector measured slower there), loads
+for hands with at most eight bids to weigh, where sixteen lanes are half idle), loads
 each weight row's entries with one masked float32 load (lanes past the last bid read
 nothing) and adds them in the order the scalar code did (held, strength, then the cards
 lowest first), so each bid's sum is the same double, bit for bit.
@@ -121,6 +121,6 @@ def model_sums(typingctx, w, label_row, hand, col_held, col_strength, b0, count,
 
 @kernel_intrinsic
 def model_sums_few(typingctx, w, label_row, hand, col_held, col_strength, b0, count, value):
-    """model_sums with FEW_LANES bids to a vector (count <= FEW_LANES): small hands weigh
-    few bids, and half the vector measured faster there."""
+    """model_sums with FEW_LANES bids to a vector (count <= FEW_LANES): hands of up to seven
+    cards weigh at most eight bids, so half the vector does all their work."""
     return _model_sums(FEW_LANES, w, label_row, value)
