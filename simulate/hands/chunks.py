@@ -112,7 +112,6 @@ def run_records_chunk(job: Job, start: int, count: int) -> RecordArrays:
     """(hand outputs, seat outputs, dealt masks, captures) of hands start..start+count-1."""
     out = RecordArrays(*(np.empty(shape, dtype) for shape, dtype in records_shapes(job, count)))
     a = job.args()
-    won = np.empty(count, np.uint64)      # the kernel's rows also hold the winning cards
     run_records(a.P, a.tables, a.seed, start, count, a.hand_size, a.constrained, a.fixed,
-                a.forced_trump, a.play_pol, a.bid_pol, job.scratch(), *out, won)
+                a.forced_trump, a.play_pol, a.bid_pol, job.scratch(), *out)
     return out

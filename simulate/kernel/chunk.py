@@ -44,7 +44,7 @@ ZERO = np.uint64(0)
 
 @kernel_jit(nogil=True)
 def run_records(P, tabs, seed, start, count, h, constrained, fixed, forced_trump, play_pol,
-                bid_pol, scratch, hand_out, seat_out, mask_out, captured_out, won_out):
+                bid_pol, scratch, hand_out, seat_out, mask_out, captured_out):
     """Play hands start..start+count-1 and keep one record per hand.
 
     P, tabs: the rule vector and RuleTables.as_tuple(); seed: the run's seed; start, count:
@@ -52,9 +52,8 @@ def run_records(P, tabs, seed, start, count, h, constrained, fixed, forced_trump
     uint64[n] cards pinned to seats; forced_trump: trump index to impose (-1: none);
     play_pol, bid_pol: policy ids by seat; scratch: hand.make_scratch(...). Outputs, row j
     for hand start+j: hand_out[j] the H_ slots, seat_out[j, s] the S_ columns of seat s,
-    mask_out[j] the dealt hands and the widow, captured_out[j] the capturing seat by event,
-    won_out[j] the cards that won a trick. The hands are played in batches of scratch.rows
-    (run_hands) and copied from those rows."""
+    mask_out[j] the dealt hands and the widow, captured_out[j] the capturing seat by event.
+    The hands are played in batches of scratch.rows (run_hands) and copied from those rows."""
     n = P[0]
     rows = scratch.rows
     batch = rows.hand_out.shape[0]
@@ -73,7 +72,6 @@ def run_records(P, tabs, seed, start, count, h, constrained, fixed, forced_trump
                 mask_out[r, s] = rows.masks[j, s]
             for e in range(captured_out.shape[1]):
                 captured_out[r, e] = rows.captured[j, e]
-            won_out[r] = rows.won[j, 0]
 
 
 @kernel_jit(nogil=True)
