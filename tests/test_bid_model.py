@@ -15,8 +15,12 @@ import simulate as sim
 import simulate.hands.train_model as tm
 import simulate.tables.trained as trained_mod
 from simulate.hands.exploit import natural_bids
+from simulate.hands.job import make_job
 from simulate.hands.player import Player
-from simulate.kernel.hand import H_TRUMP, S_BID
+from simulate.kernel.hand import H_TRUMP, S_BID, bid_limits, bid_weights
+from simulate.kernel.jit import kernel_jit
+from simulate.kernel.policies import joint_trump
+from simulate.tables import layout as L
 from simulate.tables.bid_model import NO_MODEL, active_columns, design_matrix, predict
 from simulate.tables.compile import compile_tables, model_shape, record_model
 from simulate.tables.trained import load_model, model_sizes, save_trained, table_file
@@ -88,6 +92,52 @@ def test_the_trump_chooser_names_trump_and_bid_together(horseshoes_4p: sim.Varia
                                    workers=1).records_data
     assert heuristic is not None
     assert (heuristic.hand_out[:, H_TRUMP] != out.hand_out[:, H_TRUMP]).any()
+
+
+@kernel_jit()
+def _joint_choices(P, tabs, h, hands, wants, value, out):
+    """joint_trump of seat 0 (first to bid) for each hand into out[N, 2 + 2 * len(wants)]:
+    the full choice (want -1), then the look's answer for each wanted trump."""
+    lo, hi, excluded = bid_limits(P, False, False, h, 0)
+    rate = bid_weights(L.BID_TABLE, tabs.card_rate, tabs.win_weight)
+    for r in range(hands.shape[0]):
+        out[r, 0], out[r, 1] = joint_trump(P, lo, hi, excluded, hands[r], h, 0, rate, tabs,
+                                           value, -1)
+        for k in range(wants.shape[0]):
+            out[r, 2 + 2 * k], out[r, 3 + 2 * k] = joint_trump(
+                P, lo, hi, excluded, hands[r], h, 0, rate, tabs, value, wants[k])
+
+
+@pytest.mark.parametrize("players", [4, 6])
+def test_a_look_for_one_trump_gets_the_full_choices_answer(players: int) -> None:
+    """Bid odds conditioned on the trump the first bidder names look at a deal only until
+    that is decided (joint_trump with `want`): the wanted choice scored first, then the
+    others, longest suit first, until one would be named before it. For random hands and
+    hands with two suits alike (equal predictions, so the tie rule decides) the answer is
+    the full choice's, and where the wanted trump is named, so is the same bid."""
+    v = sim.load_variant("horseshoes", players=players)
+    h = max(v.schedule)
+    a = make_job(v, h, 1, 0, "precision", "table", None, None, None).args()
+    rng = np.random.default_rng(players)
+    hands = [sorted(rng.choice(len(v.cards), h, replace=False).tolist()) for _ in range(600)]
+    for _ in range(200):
+        # the same ranks in two suits (cards are suit-major: index = 13 * suit + rank)
+        s1, s2 = (int(x) for x in rng.choice(4, 2, replace=False))
+        ranks = rng.choice(13, h // 2, replace=False)
+        rest = [c for c in range(52) if c // 13 not in (s1, s2)]
+        hands.append([13 * s1 + int(r) for r in ranks] + [13 * s2 + int(r) for r in ranks]
+                     + rng.choice(rest, h - 2 * (h // 2), replace=False).tolist())
+    masks = np.array([sum(1 << c for c in hand) for hand in hands], np.uint64)
+    wants = np.array([v.trump_index(t) for t in v.trump_choices], np.int64)
+    out = np.zeros((len(masks), 2 + 2 * len(wants)), np.int64)
+    _joint_choices(a.P, a.tables, h, masks, wants, np.zeros(64), out)
+    full_trump, full_bid = out[:, 0], out[:, 1]
+    assert (full_trump >= 0).all() and len(set(full_trump.tolist())) == len(wants)
+    for k, want in enumerate(wants):
+        trump, bid = out[:, 2 + 2 * k], out[:, 3 + 2 * k]
+        named = full_trump == want
+        np.testing.assert_array_equal(trump == want, named)
+        np.testing.assert_array_equal(bid[named], full_bid[named])
 
 
 @pytest.mark.parametrize("fixture", ["oh_hell_3p", "hoffer_3p"])

@@ -411,7 +411,7 @@ def sequential_bids(P, rs_pol, hands, h, constrained, trump, forced_trump, bid_p
                 trump = -1
                 if bid_pol[seat] == L.BID_TABLE:
                     trump, joint_bid = joint_trump(P, lo, hi, excluded, hands[seat], h, seat,
-                                                   weights, tabs, bid_value)
+                                                   weights, tabs, bid_value, want_trump)
                     if h == 1:
                         joint_bid = -1   # one card: the exact table may answer first
                 if trump < 0:

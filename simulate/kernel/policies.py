@@ -247,23 +247,54 @@ def model_bid(lo, hi, excluded, hand, h, t, seat, heard_sum, rate, suit_mask, mo
 
 
 @kernel_jit(inline=True)
-def joint_trump(P, lo, hi, excluded, hand, h, seat, rate, tabs, value):
+def joint_trump(P, lo, hi, excluded, hand, h, seat, rate, tabs, value, want):
     """(trump, bid) of a chooser who bids first and names trump with the learned model: the
     choice whose best allowed bid (lo..hi, not `excluded`) the model predicts to score best,
     ties to the earlier choice, and that bid (model_bid's for the trump named, so the
     bidding need not ask the model again); (-1, -1) where the model has no weights for the
     seat at this size (the model is fitted on every trump choice for this seat,
-    simulate.hands.train_model). value: float64[>= hi + 1] scratch."""
+    simulate.hands.train_model). value: float64[>= hi + 1] scratch.
+
+    want (-1: none): a look of bid odds (kernel.odds) only asks whether this trump is
+    named. Then the wanted choice is scored first and the others after it, longest suit
+    first, until one would be named before it: that trump comes back (not necessarily the
+    one named), and the rest go unscored. The answer to the question is the full loop's: a
+    model lacks weights for a bid whatever the trump (NaN marks a whole bid,
+    tables.bid_model), so where the full loop ends with (-1, -1) the wanted choice does."""
+    n_choices = P[N_TRUMP_CHOICES]
+    wanted = -1
+    for i in range(n_choices):
+        if P[TRUMP_CHOICE0 + i] == want:
+            wanted = i
     best_t = np.int64(-1)
     best_b = np.int64(-1)
     best_v = 0.0
-    for i in range(P[N_TRUMP_CHOICES]):
+    scored = ZERO
+    # one call of model_bid in one loop: each inlined copy costs seconds of cold compile
+    for step in range(n_choices):
+        i = step
+        if wanted >= 0:
+            # the wanted choice, then the longest suit left: the likeliest to be named instead
+            i = wanted
+            longest = -1
+            for k in range(n_choices if step > 0 else 0):
+                if (scored >> np.uint64(k)) & ONE == ZERO:
+                    tk = P[TRUMP_CHOICE0 + k]
+                    length = popcount(hand & tabs.suit_mask[tk, tk]) if tk < 4 else 0
+                    if length > longest:
+                        i = k
+                        longest = length
+            scored |= ONE << np.uint64(i)
         t = P[TRUMP_CHOICE0 + i]
         b = model_bid(lo, hi, excluded, hand, h, t, seat, 0, rate, tabs.suit_mask,
                       tabs.bid_model, tabs.model_label, value)
         if b < 0:
             return np.int64(-1), np.int64(-1)
-        if best_t < 0 or value[b] > best_v:
+        if step > 0 and wanted >= 0:
+            # best_v is the wanted choice's; the full loop keeps the first of equal scores
+            if value[b] > best_v or (i < wanted and value[b] == best_v):
+                return np.int64(t), b
+        elif best_t < 0 or value[b] > best_v:
             best_t = np.int64(t)
             best_b = b
             best_v = value[b]
