@@ -112,7 +112,7 @@ def _joint_choices(P, tabs, h, hands, wants, value, out):
 def test_a_look_for_one_trump_gets_the_full_choices_answer(players: int) -> None:
     """Bid odds conditioned on the trump the first bidder names look at a deal only until
     that is decided (joint_trump with `want`): the wanted choice scored first, then the
-    others, longest suit first, until one would be named before it. For random hands and
+    others, shortest suit first, until one would be named before it. For random hands and
     hands with two suits alike (equal predictions, so the tie rule decides) the answer is
     the full choice's, and where the wanted trump is named, so is the same bid."""
     v = sim.load_variant("horseshoes", players=players)
