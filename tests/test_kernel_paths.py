@@ -1,8 +1,8 @@
 """The kernel's machine-dependent paths and the benchmark's stage workload.
 
-nth_set_bit and nth_set_bit_mask have a bit-deposit path (BMI2, where pdep is fast) and a
-portable one; whichever this machine compiled, both are checked against a plain Python
-select. The learned bidder's vector sums (kernel.lanes) must equal the scalar sums bit for
+nth_set_bit, nth_set_bit_mask and move_bits have a bit-deposit path (BMI2, where pdep is
+fast) and a portable one; whichever this machine compiled, both are checked against plain
+Python. The learned bidder's vector sums (kernel.lanes) must equal the scalar sums bit for
 bit. The stage workload (kernel.chunk.run_stages) must run the same hands as the real
 kernel: taken to the end, its results equal run_records' on the same seed.
 """
@@ -22,6 +22,7 @@ from simulate.kernel.chunk import STAGE_BIDS, STAGE_DEAL, STAGE_HAND, run_stages
 from simulate.kernel.hand import S_BID, S_SCORE
 from simulate.kernel.jit import kernel_jit
 from simulate.kernel.lanes import FEW_LANES, LANES, model_sums, model_sums_few
+from simulate.tables.compile import compile_tables
 
 
 @kernel_jit()
@@ -86,6 +87,60 @@ def test_nth_set_bit_mask_is_that_bit(which):
     for mask in _masks():
         for k in range(bin(mask).count("1")):
             assert int(fn(np.uint64(mask), k)) == 1 << _select(mask, k), (hex(mask), k)
+
+
+@kernel_jit()
+def _move_bits_pdep(mask, moves, order):
+    return bits.move_bits_pdep(mask, moves, order)
+
+
+@kernel_jit()
+def _move_bits_portable(mask, moves, order):
+    return bits.move_bits_portable(mask, moves, order)
+
+
+@kernel_jit()
+def _move_bits(mask, moves, order):
+    return bits.move_bits(mask, moves, order)
+
+
+# decks with special cards, bowers, jokers and an ace ranked both ways, beside plain ones
+STRENGTH_ORDER_CONFIGS = [
+    ("oh_hell", 4, {}), ("hoffer", 4, {}), ("hyjack", 4, {"countdown": True}),
+    ("kings_and_fools", 4, {}), ("hasenpfeffer", 4, {}),
+    ("horseshoes", 5, {"jokers": 2}), ("horseshoes", 3, {"aces": "high_low", "jokers": 1})]
+
+
+@pytest.mark.parametrize("which", ["portable", "pdep", "chosen"])
+@pytest.mark.parametrize("game,players,options", STRENGTH_ORDER_CONFIGS,
+                         ids=[f"{g}-{p}" for g, p, _ in STRENGTH_ORDER_CONFIGS])
+def test_a_hand_in_strength_order_puts_every_card_at_its_rank(which, game, players, options):
+    """The strength-order tables' bit moves (tables.compile.order_moves) take each card of a
+    hand to bit srank[t, card], for every trump, on either path; the moves' source masks
+    split the deck, and each moves its cards in rising order."""
+    if which == "pdep" and not bits.HAS_PDEP:
+        pytest.skip("no BMI2 on this machine")
+    fn = {"portable": _move_bits_portable, "pdep": _move_bits_pdep, "chosen": _move_bits}[which]
+    v = sim.load_variant(game, players=players, **options)
+    tables = compile_tables(v)
+    srank, moves = tables.srank, tables.srank_moves
+    D = srank.shape[1]
+    rng = random.Random(D)
+    for t in range(5):
+        sources = [int(m) for m in moves[t, :, 0]]
+        union = 0
+        for src in sources:
+            union |= src
+        assert union == sum(sources) == (1 << D) - 1       # disjoint, and every card
+        for src, dst in moves[t].tolist():
+            cards = [c for c in range(D) if src >> c & 1]
+            assert [1 << int(srank[t, c]) for c in cards] == sorted(
+                1 << int(srank[t, c]) for c in cards) and sum(
+                1 << int(srank[t, c]) for c in cards) == dst
+        for _ in range(300):
+            mask = sum(1 << c for c in range(D) if rng.random() < rng.choice((0.1, 0.3, 0.7)))
+            expected = sum(1 << int(srank[t, c]) for c in range(D) if mask >> c & 1)
+            assert int(fn(np.uint64(mask), moves[t], srank[t])) == expected, (t, hex(mask))
 
 
 @kernel_jit()

@@ -20,18 +20,19 @@ import dataclasses
 import numpy as np
 
 from simulate.tables import layout as L
-from simulate.tables.compile import RuleTables
+from simulate.tables.compile import RuleTables, order_moves
 
 # how each array of RuleTables is indexed by card:
 #   "last": its last axis is the card; "rank": its values are cards (by_rank);
 #   "masks": its values are card bitmasks; "axis+masks": both (beaters);
 #   "one_card": the last axis is the card and axis 2 the turned-up card + 1 (when present);
-#   None: no card in it
+#   "from srank": rebuilt from the swapped srank (srank_moves); None: no card in it
 CARD_AXES: dict[str, str | None] = {
     "P": "P", "eff": "last", "power": "last", "mech": "last", "suit_mask": "masks",
     "masks": "masks", "strength": "last", "win_weight": "last", "score": None,
     "lose_bonus": None, "as_exact": None, "all_exact": None, "defenders": None,
     "ladder": None, "card_suit": "last", "srank": "last", "by_rank": "rank",
+    "srank_moves": "from srank",
     "beaters": "axis+masks", "lead_beaters": "axis+masks", "card_rate": "last",
     "bid_table": None, "one_card": "one_card",
     # the learned bidder's weights are by card name, not by card; the names move with cards
@@ -108,4 +109,6 @@ def swap_cards(t: RuleTables, x: int, r: int) -> RuleTables:
             changes[name] = swap_bits(_swap_last(a, x, r), x, r)
         elif how == "one_card":
             changes[name] = _swap_one_card(a, x, r)
+        elif how == "from srank":
+            changes[name] = order_moves(changes["srank"])     # srank comes first
     return dataclasses.replace(t, **changes)

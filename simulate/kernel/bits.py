@@ -60,6 +60,7 @@ def lowest_bit_index_reversed(typingctx, x):
 
 
 ONE = np.uint64(1)
+ZERO = np.uint64(0)
 
 HAS_PDEP = "+bmi2" in llvm.get_host_cpu_features().flatten().split(",")
 # Zen 1 and Zen 2 have BMI2 but run pdep in microcode (~250 cycles against 3 elsewhere):
@@ -79,6 +80,21 @@ def _pdep(typingctx, src, mask):
     def codegen(context, builder, signature, args):
         i64 = ir.IntType(64)
         fn = builder.module.declare_intrinsic("llvm.x86.bmi.pdep.64", fnty=ir.FunctionType(
+            i64, [i64, i64]))
+        return builder.call(fn, args)
+
+    return sig, codegen
+
+
+@kernel_intrinsic
+def _pext(typingctx, src, mask):
+    """Parallel bit extract (x86 BMI2): gathers the bits of src at the set bits of mask
+    into the low bits."""
+    sig = types.uint64(types.uint64, types.uint64)
+
+    def codegen(context, builder, signature, args):
+        i64 = ir.IntType(64)
+        fn = builder.module.declare_intrinsic("llvm.x86.bmi.pext.64", fnty=ir.FunctionType(
             i64, [i64, i64]))
         return builder.call(fn, args)
 
@@ -142,3 +158,31 @@ def nth_set_bit_mask_portable(mask, k):
 # nth_set_bit_mask: that bit as a mask (a dealt card's bit, one dependent step shorter)
 nth_set_bit = nth_set_bit_pdep if FAST_PDEP else nth_set_bit_portable
 nth_set_bit_mask = nth_set_bit_mask_pdep if FAST_PDEP else nth_set_bit_mask_portable
+
+
+@kernel_jit(inline=True)
+def move_bits_pdep(mask, moves, order):
+    """The bits of mask moved by `moves` (uint64[G, 2] rows of (from, to) masks of equal
+    popcount; each row takes its bits in order, lowest to lowest): the OR over rows of
+    pdep(pext(mask, from), to), so no cost per set bit. `order` (int64[D]: where each bit
+    goes) is the portable path's; both give the same mask (tests/test_kernel_paths.py)."""
+    out = ZERO
+    for g in range(moves.shape[0]):
+        out |= _pdep(_pext(mask, moves[g, 0]), moves[g, 1])
+    return out
+
+
+@kernel_jit(inline=True)
+def move_bits_portable(mask, moves, order):
+    """move_bits without BMI2: each set bit c of mask to bit order[c]."""
+    out = ZERO
+    m = mask
+    while m != ZERO:
+        c = lowest_bit_index(m)
+        m &= m - ONE
+        out |= ONE << np.uint64(order[c])
+    return out
+
+
+# move_bits: a fixed permutation of a hand's bits (a hand in strength order, for one)
+move_bits = move_bits_pdep if FAST_PDEP else move_bits_portable

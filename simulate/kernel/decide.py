@@ -107,4 +107,4 @@ def decide_play(P, tabs, pol, rs, ts, h, seat, hand, trump, face_up, played_befo
         return precision_play(P, legal, hand, gone, tmask, need, h - trick_no, ts, trump,
                               partner_winning, active - n_trick - 1, h, side_bid, tabs)
     return choose_play(pol, rs, P, legal, need, ts, trump, eff, power, mech, tabs.srank,
-                       tabs.by_rank, tabs.beaters, foolable, aces)
+                       tabs.by_rank, tabs.srank_moves, tabs.beaters, foolable, aces)

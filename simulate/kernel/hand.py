@@ -796,7 +796,7 @@ def run_hands(P, tabs, seed, start, count, h, constrained, fixed, forced_trump, 
                         need = 0 if pol == L.PLAY_RANDOM else \
                             tricks_wanted(P, seat, h, maker, contract, ladder, sout)
                         move = choose_play(pol, rs_pol, P, legal, need, ts, trump, eff,
-                                           power, mech, tabs.srank, tabs.by_rank,
+                                           power, mech, tabs.srank, tabs.by_rank, tabs.srank_moves,
                                            tabs.beaters, foolable, aces)
                     _record(trace, hout, do_trace, L.D_PLAY, seat, move)
                     bit = ONE << np.uint64(move & 63)

@@ -12,7 +12,13 @@ import math
 
 import numpy as np
 
-from simulate.kernel.bits import lowest_bit_index, lowest_bit_index_reversed, nth_set_bit, popcount
+from simulate.kernel.bits import (
+    lowest_bit_index,
+    lowest_bit_index_reversed,
+    move_bits,
+    nth_set_bit,
+    popcount,
+)
 from simulate.kernel.jit import kernel_jit
 from simulate.kernel.lanes import FEW_LANES, LANES, model_sums, model_sums_few
 from simulate.kernel.rng import below
@@ -438,29 +444,28 @@ def choose_yes_no(pol, rs, strength_of_hand, needed):
 
 
 @kernel_jit(inline=True)
-def _extreme(mask, t, srank, by_rank, highest):
-    """The card of mask that comes first (or last) in the strength order."""
-    rm = ZERO
-    m = mask
-    while m != ZERO:
-        c = lowest_bit_index(m)
-        m &= m - ONE
-        rm |= ONE << np.uint64(srank[t, c])
+def _extreme(mask, t, order, highest):
+    """The card of mask that comes first (or last) in the strength order, order = (by_rank,
+    srank_moves, srank) of the tables: the cards moved to their places in that order
+    (move_bits: no cost per card where bit deposit is fast), then one bit scan."""
+    by_rank, srank_moves, srank = order
+    rm = move_bits(mask, srank_moves[t], srank[t])
     if highest:
         return by_rank[t, 63 - lowest_bit_index_reversed(rm)]
     return by_rank[t, lowest_bit_index(rm)]
 
 
 @kernel_jit(inline=True)
-def choose_play(pol, rs, P, legal, need, ts, t, eff, power, mech, srank, by_rank, beaters,
-                foolable, aces):
+def choose_play(pol, rs, P, legal, need, ts, t, eff, power, mech, srank, by_rank, srank_moves,
+                beaters, foolable, aces):
     """A card and its declaration: returns card + 64 * low."""
     ace_choice = P[ACE_CHOICE]
+    order = (by_rank, srank_moves, srank)
     if pol == PLAY_GREEDY:
         want_win = need > 0
         if ts[TS_COUNT] == 0:
             # lead the strongest card when short of the bid, the weakest once it is made
-            card = _extreme(legal, t, srank, by_rank, want_win)
+            card = _extreme(legal, t, order, want_win)
         else:
             if ts[TS_BEST] >= 0 and ts[TS_LAST] < 0 and ts[TS_ALWAYS] < 0 and \
                     ts[TS_FOOL] < 0 and ts[TS_LEAD_MECH] != M_IF_LED and \
@@ -478,11 +483,11 @@ def choose_play(pol, rs, P, legal, need, ts, t, eff, power, mech, srank, by_rank
                         winners |= ONE << np.uint64(c)
             if want_win:
                 # win as cheaply as possible, or throw the cheapest card
-                card = _extreme(winners if winners != ZERO else legal, t, srank, by_rank, False)
+                card = _extreme(winners if winners != ZERO else legal, t, order, False)
             else:
                 # lose with the highest card that can lose, or win with the highest
                 losers = legal & ~winners
-                card = _extreme(losers if losers != ZERO else legal, t, srank, by_rank, True)
+                card = _extreme(losers if losers != ZERO else legal, t, order, True)
         low = 1 if (ace_choice and not want_win and (aces >> np.uint64(card)) & ONE) else 0
         return card + 64 * low
     n_cards = popcount(legal)
@@ -535,7 +540,8 @@ def precision_play(P, legal, hand, gone, tmask, need, tricks_left, ts, t, partne
     """
     eff, power, mech = tabs.eff, tabs.power, tabs.mech
     masks, score_t = tabs.masks, tabs.score
-    srank, by_rank, beaters, lead_beaters = tabs.srank, tabs.by_rank, tabs.beaters, tabs.lead_beaters
+    order = (tabs.by_rank, tabs.srank_moves, tabs.srank)
+    beaters, lead_beaters = tabs.beaters, tabs.lead_beaters
     foolable, aces, everything = masks[1], masks[2], masks[3]
     hurts, pays, keep = masks[4], masks[5], masks[6]
     ace_choice = P[ACE_CHOICE]
@@ -561,11 +567,11 @@ def precision_play(P, legal, hand, gone, tmask, need, tricks_left, ts, t, partne
     if ts[TS_COUNT] == 0:
         if need > 0 and not reserve:
             if legal & sure != ZERO:
-                card = _extreme(legal & sure, t, srank, by_rank, False)
+                card = _extreme(legal & sure, t, order, False)
             else:
-                card = _extreme(_prefer(legal, hurts), t, srank, by_rank, True)
+                card = _extreme(_prefer(legal, hurts), t, order, True)
             return card
-        card = _extreme(_prefer(_prefer(legal, sure | keep), hurts), t, srank, by_rank, False)
+        card = _extreme(_prefer(_prefer(legal, sure | keep), hurts), t, order, False)
         low = 1 if (ace_choice and (aces >> np.uint64(card)) & ONE) else 0
         return card + 64 * low
     partner_safe = False
@@ -613,15 +619,15 @@ def precision_play(P, legal, hand, gone, tmask, need, tricks_left, ts, t, partne
                 if k <= k_max:
                     likely |= ONE << np.uint64(c)
         if likely != ZERO:
-            return _extreme(likely, t, srank, by_rank, False)
+            return _extreme(likely, t, order, False)
         # none is likely to hold: the strongest, unless a contract wants trumps kept
-        return _extreme(winners, t, srank, by_rank, P[KIND] == 0)
+        return _extreme(winners, t, order, P[KIND] == 0)
     if want or (need > 0 and partner_safe):
         # cannot take it, or a partner holds it: hand over a hurtful card, else throw the
         # cheapest one, keeping sure winners, a kept joker and cards that pay
         if legal & hurts != ZERO and not partner_safe:
             return lowest_bit_index(legal & hurts)
-        card = _extreme(_prefer(legal, sure | keep | pays | hurts), t, srank, by_rank, False)
+        card = _extreme(_prefer(legal, sure | keep | pays | hurts), t, order, False)
         low = 1 if (ace_choice and (aces >> np.uint64(card)) & ONE) else 0
         return card + 64 * low
     losers = legal & ~winners
@@ -629,8 +635,8 @@ def precision_play(P, legal, hand, gone, tmask, need, tricks_left, ts, t, partne
         if losers & hurts != ZERO:
             card = lowest_bit_index(losers & hurts)        # hand a hurtful card to the winner
         else:
-            card = _extreme(_prefer(losers, keep | sure), t, srank, by_rank, True)
+            card = _extreme(_prefer(losers, keep | sure), t, order, True)
     else:
-        card = _extreme(_prefer(legal, keep), t, srank, by_rank, True)
+        card = _extreme(_prefer(legal, keep), t, order, True)
     low = 1 if (ace_choice and (aces >> np.uint64(card)) & ONE) else 0
     return card + 64 * low

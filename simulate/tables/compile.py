@@ -70,6 +70,7 @@ class KernelTables(NamedTuple):
     card_suit: np.ndarray
     srank: np.ndarray
     by_rank: np.ndarray
+    srank_moves: np.ndarray
     beaters: np.ndarray
     lead_beaters: np.ndarray
     card_rate: np.ndarray
@@ -102,6 +103,9 @@ class RuleTables:
     card_suit: np.ndarray    # int64[D] printed suit, 4 for specials (turn-up trump)
     srank: np.ndarray        # int64[5, D] position of each card in the strength order
     by_rank: np.ndarray      # int64[5, 64] card at each position of the strength order
+    srank_moves: np.ndarray  # uint64[5, G, 2] (from, to) masks taking a hand's cards to their
+                             # srank bits, each row in order (kernel.bits.move_bits): every
+                             # row's cards rise in srank with their index
     beaters: np.ndarray      # uint64[5, D] cards that would take a trick whose best card is c
     lead_beaters: np.ndarray  # uint64[5, D] cards that could take a trick c leads
     card_rate: np.ndarray    # float64[H+1, 5, D] tricks a card takes per hand it is dealt in
@@ -125,7 +129,8 @@ class RuleTables:
         return KernelTables(self.eff, self.power, self.mech, self.suit_mask, self.masks,
                             self.strength, self.win_weight, self.score, self.lose_bonus,
                             self.as_exact, self.all_exact, self.defenders, self.ladder,
-                            self.card_suit, self.srank, self.by_rank, self.beaters,
+                            self.card_suit, self.srank, self.by_rank, self.srank_moves,
+                            self.beaters,
                             self.lead_beaters, self.card_rate, self.bid_table, self.one_card,
                             self.bid_model, self.model_label)
 
@@ -293,11 +298,12 @@ def _compile(v: Variant) -> RuleTables:
         order = sorted(range(D), key=lambda c: (strength[t, c], c))
         for r, c in enumerate(order):
             srank[t, c], by_rank[t, r] = r, c
+    srank_moves = order_moves(srank)
     beaters = _beaters(v, eff, power, mech)
     lead_beaters = _lead_beaters(v, mech, beaters)
     return RuleTables(P, eff, power, mech, suit_mask, masks, strength, win_weight, score,
                       lose_bonus, as_exact, all_exact, defenders, ladder, card_suit, srank,
-                      by_rank, beaters, lead_beaters, win_weight.copy(),
+                      by_rank, srank_moves, beaters, lead_beaters, win_weight.copy(),
                       np.full((H + 1, n, 2 * H + 2, H + 1, H + 2), -1, dtype=np.int8),
                       NO_ONE_CARD, NO_MODEL, model_labels(v))
 
@@ -322,6 +328,30 @@ def _lead_beaters(v: Variant, mech: np.ndarray, beaters: np.ndarray) -> np.ndarr
             elif m in (NEVER_WINS, FOOLS_KING):
                 out[t, c] = everything
     return out
+
+
+def order_moves(order: np.ndarray) -> np.ndarray:
+    """uint64[T, G, 2]: for each row of `order` (int64[T, D], a permutation of 0..D-1: where
+    each card's bit goes), (from, to) mask pairs that kernel.bits.move_bits applies. The cards
+    are split greedily into runs whose targets rise with the card index (a suit-major deck
+    ranked by power takes one run per suit, plus the special cards), so that each pair moves
+    its bits in order; rows short of G runs are padded with empty pairs."""
+    runs_by_row = []
+    for row in order:
+        runs: list[list[int]] = []
+        for c, to in enumerate(row.tolist()):
+            run = next((r for r in runs if row[r[-1]] < to), None)
+            if run is None:
+                runs.append([c])
+            else:
+                run.append(c)
+        runs_by_row.append(runs)
+    moves = np.zeros((len(order), max(len(r) for r in runs_by_row), 2), dtype=np.uint64)
+    for t, runs in enumerate(runs_by_row):
+        for g, run in enumerate(runs):
+            moves[t, g, 0] = sum(1 << c for c in run)
+            moves[t, g, 1] = sum(1 << int(order[t, c]) for c in run)
+    return moves
 
 
 def _beaters(v: Variant, eff: np.ndarray, power: np.ndarray, mech: np.ndarray) -> np.ndarray:
