@@ -327,6 +327,43 @@ def test_cheat_sheet_cell_and_served_report(tmp_path: Path) -> None:
         [sheet[k] == x for k, x in cell["class"].items()])]
     assert cell["text"] == row.iloc[0]["text"]
     assert cell["best"] == int(row.iloc[0]["best"]) and "compact_bid" in cell
+    assert cell["nearest"] is False and "cell_class" not in cell
+
+
+def test_a_hand_without_a_sheet_cell_gets_the_nearest_one(tmp_path: Path) -> None:
+    """A hand whose class the sheet's deals never held is shown the cell a reader of the
+    printed sheet would take (sheet_bid's nearest cell), said to be the nearest, with both
+    classes."""
+    from itertools import combinations
+
+    from simulate.hands.classes import class_columns
+    from simulate.hands.forced import forced_run
+    from simulate.hands.sheet import cheat_sheet, find_cell, sheet_bid
+
+    site, v, h = _fake_report(tmp_path)
+    runs = [forced_run(v, h, s, 1_500, seed=0) for s in range(v.players)]
+    sheet = cheat_sheet(runs, v, min_cell=20)
+    t = v.trump_index("S")
+    rare = None
+    for pair in combinations(range(len(v.cards)), h):
+        answer = sheet_bid(sheet, v, v.cards.mask(list(pair)), t, 2, 0)
+        if answer is not None and answer.nearest:
+            rare = list(pair)
+            break
+    assert rare is not None, "every two-card class has a cell: the sheet is too large"
+    key = class_columns(v, h, np.array([v.cards.mask(rare)], np.uint64), np.array([t]),
+                        list(sheet.attrs["features"])).iloc[0]
+    row, nearest = find_cell(sheet[sheet.seat == 2], key)
+    assert nearest and len(row) == 1
+    with TestClient(create_app(site, warm=False)) as c:
+        r = c.get("/api/odds", params={"game": v.name, "players": 3,
+                                       "hand": " ".join(v.cards.names[x] for x in rare),
+                                       "seat": 2, "bids_before": "0,0", "samples": 2_000})
+        assert r.status_code == 200, r.text
+        cell = r.json()["sheet"]
+    assert cell["nearest"] is True and "missing" not in cell
+    assert cell["text"] == row.iloc[0]["text"] and cell["n"] == int(row.iloc[0]["n"])
+    assert cell["cell_class"] != cell["class"]
 
 
 @pytest.mark.parametrize(("game", "hand", "seat", "trump"), [

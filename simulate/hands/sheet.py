@@ -147,21 +147,29 @@ def sheet_bid(sheet: pd.DataFrame, v: Variant, mask: int, trump: int, seat: int,
     h = int(sheet.attrs["hand_size"])
     key = class_columns(v, h, np.array([mask], np.uint64), np.array([trump]),
                         list(sheet.attrs["features"])).iloc[0]
-    seat_rows = sheet[sheet.seat == seat]
-    rows = seat_rows
-    for name, value in key.items():
-        rows = rows[rows[name] == value]
-    nearest = rows.empty
-    if nearest:
-        rows = _nearest_cell(seat_rows, key)
-        if rows.empty:
-            return None
+    rows, nearest = find_cell(sheet[sheet.seat == seat], key)
+    if rows.empty:
+        return None
     ranges: list[Range] = rows.iloc[0]["ranges"]
     p = 0 if prev is None else prev
     for r in ranges:
         if r.lo <= p and (r.hi < 0 or p <= r.hi):
             return SheetAnswer(r.bid, r.close, nearest)
     return SheetAnswer(ranges[-1].bid, ranges[-1].close, nearest)
+
+
+def find_cell(seat_rows: pd.DataFrame, key: pd.Series) -> tuple[pd.DataFrame, bool]:
+    """The cell (a one-row frame) of one seat's sheet rows that a player reads for a hand of
+    class `key`, and whether it is the nearest cell because the hand's own class has none;
+    an empty frame when there is none near it either. A class feature the rows do not
+    carry is not matched."""
+    key = key[[name for name in key.index if name in seat_rows.columns]]
+    rows = seat_rows
+    for name, value in key.items():
+        rows = rows[rows[name] == value]
+    if not rows.empty:
+        return rows.iloc[:1], False
+    return _nearest_cell(seat_rows, key), True
 
 
 def _nearest_cell(rows: pd.DataFrame, key: pd.Series) -> pd.DataFrame:

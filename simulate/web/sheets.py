@@ -19,6 +19,7 @@ import pandas as pd
 
 from simulate.hands.classes import class_columns
 from simulate.hands.compact_sheet import compact_bid
+from simulate.hands.sheet import find_cell
 from simulate.rules.variant import Variant
 
 
@@ -95,19 +96,19 @@ class SheetStore:
         mask = np.array([v.cards.mask(hand)], np.uint64)
         features = [str(f) for f in entry.get("class_features", [])]
         key = class_columns(v, h, mask, np.array([t], np.int64), features).iloc[0]
-        rows = sheet[sheet.seat == seat]
-        for name, value in key.items():
-            if name in rows.columns:
-                rows = rows[rows[name] == value]
-        cls = {str(k): (x.item() if hasattr(x, "item") else x) for k, x in key.items()}
+        rows, nearest = find_cell(sheet[sheet.seat == seat], key)
+        cls = _plain(key)
         if rows.empty:
-            return {"missing": "the sheet has no cell for this hand class (too few deals)",
-                    "class": cls}
+            return {"missing": "the sheet has no cell for this hand class or one near it "
+                               "(too few deals)", "class": cls}
         row = rows.iloc[0]
         out: dict[str, Any] = {"class": cls, "text": str(row["text"]), "n": int(row["n"]),
                                "thin": bool(row["thin"]), "best": int(row["best"]),
                                "too_close": bool(row["too_close"]), "hand_size": h,
-                               "seat": seat, "trump": trump}
+                               "seat": seat, "trump": trump, "nearest": nearest}
+        if nearest:
+            # the printed sheet lists no hand like this one; a reader takes the nearest cell
+            out["cell_class"] = _plain(row[[k for k in key.index if k in row.index]])
         if compact is not None and not compact.empty:
             compact = compact.copy()
             compact.attrs["hand_size"] = h
@@ -116,3 +117,8 @@ class SheetStore:
             if answer is not None:
                 out["compact_bid"] = int(answer.bid)
         return out
+
+
+def _plain(values: pd.Series) -> dict[str, Any]:
+    """A class key as JSON-ready {feature: value}."""
+    return {str(k): (x.item() if hasattr(x, "item") else x) for k, x in values.items()}

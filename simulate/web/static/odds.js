@@ -306,9 +306,13 @@ function sheetBox(res) {
   const s = res.sheet || {};
   const box = el("div", { class: "panel", id: "sheet-box" }, el("h3", {}, "Cheat sheet"));
   if (s.missing) { box.append(el("p", { class: "note" }, s.missing)); return box; }
-  const cls = Object.entries(s.class || {}).map(([k, v]) => `${k} ${v}`).join(", ");
-  box.append(el("p", {}, "This hand's cell: ", el("span", { class: "sheetcell" }, s.text),
-    el("span", { class: "note" }, ` (class ${cls}; ${s.n.toLocaleString()} deals${s.thin ? ", thin" : ""})`)));
+  const words = (c) => Object.entries(c || {}).map(([k, v]) => `${k} ${v}`).join(", ");
+  if (s.nearest) {
+    box.append(el("p", { class: "note" }, `The sheet lists no cell for this hand's class (${words(s.class)}): ` +
+      "no hand like it came up in the sheet's deals. A reader of the printed sheet takes the nearest cell:"));
+  }
+  box.append(el("p", {}, s.nearest ? "Nearest cell: " : "This hand's cell: ", el("span", { class: "sheetcell" }, s.text),
+    el("span", { class: "note" }, ` (class ${words(s.nearest ? s.cell_class : s.class)}; ${s.n.toLocaleString()} deals${s.thin ? ", thin" : ""})`)));
   if (s.compact_bid !== undefined) box.append(el("p", {}, `The printed one-page sheet says: bid ${s.compact_bid}.`));
   return box;
 }
