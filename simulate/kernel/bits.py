@@ -72,33 +72,29 @@ FAST_PDEP = HAS_PDEP and llvm.get_host_cpu_name() not in SLOW_PDEP_CPUS
 SELECT_PATH = "pdep (BMI2)" if FAST_PDEP else "portable (popcount halving)"
 
 
-@kernel_intrinsic
-def _pdep(typingctx, src, mask):
-    """Parallel bit deposit (x86 BMI2): scatters the low bits of src to the set bits of mask."""
-    sig = types.uint64(types.uint64, types.uint64)
-
-    def codegen(context, builder, signature, args):
+def _bmi2(name: str) -> tuple[Any, Any]:
+    """(signature, codegen) of an intrinsic calling the x86 BMI2 instruction `name` on two
+    uint64 operands."""
+    def codegen(context: Any, builder: ir.IRBuilder, signature: Any, args: Any) -> Any:
         i64 = ir.IntType(64)
-        fn = builder.module.declare_intrinsic("llvm.x86.bmi.pdep.64", fnty=ir.FunctionType(
+        fn = builder.module.declare_intrinsic(f"llvm.x86.bmi.{name}.64", fnty=ir.FunctionType(
             i64, [i64, i64]))
         return builder.call(fn, args)
 
-    return sig, codegen
+    return types.uint64(types.uint64, types.uint64), codegen
+
+
+@kernel_intrinsic
+def _pdep(typingctx, src, mask):
+    """Parallel bit deposit (x86 BMI2): scatters the low bits of src to the set bits of mask."""
+    return _bmi2("pdep")
 
 
 @kernel_intrinsic
 def _pext(typingctx, src, mask):
     """Parallel bit extract (x86 BMI2): gathers the bits of src at the set bits of mask
     into the low bits."""
-    sig = types.uint64(types.uint64, types.uint64)
-
-    def codegen(context, builder, signature, args):
-        i64 = ir.IntType(64)
-        fn = builder.module.declare_intrinsic("llvm.x86.bmi.pext.64", fnty=ir.FunctionType(
-            i64, [i64, i64]))
-        return builder.call(fn, args)
-
-    return sig, codegen
+    return _bmi2("pext")
 
 
 LOW32 = np.uint64(0xFFFFFFFF)
