@@ -67,9 +67,10 @@ HAS_PDEP = "+bmi2" in llvm.get_host_cpu_features().flatten().split(",")
 # there the portable select is faster, so they take it too.
 SLOW_PDEP_CPUS = ("znver1", "znver2")
 FAST_PDEP = HAS_PDEP and llvm.get_host_cpu_name() not in SLOW_PDEP_CPUS
-# Which select the kernel compiled (the benchmark prints it): numba caches machine code
-# per host CPU, so the choice made at import is the one that runs.
-SELECT_PATH = "pdep (BMI2)" if FAST_PDEP else "portable (popcount halving)"
+# Which bit paths the kernel compiled, for selects and bit moves (the benchmark prints it):
+# numba caches machine code per host CPU, so the choice made at import is the one that runs.
+SELECT_PATH = "pdep/pext (BMI2)" if FAST_PDEP else \
+    "portable (select by popcount halving, moves bit by bit)"
 
 
 def _bmi2(name: str) -> tuple[Any, Any]:
