@@ -76,8 +76,10 @@ class SheetStore:
     def cell(self, v: Variant, hand: list[int], seat: int, trump: str | None,
              bids_before: list[int]) -> dict[str, Any]:
         """The sheet cell of a hand (deck indices) in `seat` under `trump`, after
-        `bids_before`: {"text", "class", "n", "thin", "compact_bid", ...}, or {"missing":
-        why there is none}."""
+        `bids_before`: {"text", "class", "n", "thin", "nearest", "compact_bid", ...}, or
+        {"missing": why there is none}. Where the hand's own class has no cell, "nearest"
+        is true and the cell shown is the one a reader of the printed sheet would take
+        (hands.sheet.find_cell), its class in "cell_class"."""
         h = len(hand)
         tables = self._tables(v, h)
         if tables is None or tables[1] is None:
