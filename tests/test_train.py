@@ -163,3 +163,75 @@ def test_a_trained_files_card_rates_are_not_measured_again() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, cwd=Path(__file__).parent.parent)
     assert out.stdout.strip() == "True", out.stderr
+
+
+def _users_copy(v: sim.Variant, folder: Path) -> Path:
+    """A copy of v's shipped file in `folder` whose every trained cell bids 0 and whose
+    learned weights are all 0: a table the user trained, and unlike the shipped one."""
+    with np.load(table_file(v, SHIPPED_DIR)) as data:
+        arrays = {k: data[k] for k in data.files}
+    arrays["bid_table"] = np.where(arrays["bid_table"] >= 0, 0, arrays["bid_table"])
+    arrays["bid_model"] = np.where(np.isnan(arrays["bid_model"]), np.nan, 0.0).astype(np.float32)
+    path = table_file(v, folder)
+    np.savez_compressed(path, **arrays)
+    return path
+
+
+def test_a_table_the_user_trained_comes_before_the_shipped_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A configuration the user retrained (its file in the user's folder) bids with the
+    user's table, weights and figures, not the shipped ones, which it used to do silently;
+    without the user's file the shipped one is read again."""
+    import dataclasses
+
+    import simulate.tables.trained as trained_mod
+
+    v = sim.load_variant("hoffer")
+    monkeypatch.setattr(trained_mod, "user_dir", lambda: tmp_path)
+    mine = _users_copy(v, tmp_path)
+    have = compile_tables(v)
+
+    def loaded() -> tuple[np.ndarray, np.ndarray | None, Path | None]:
+        tables = dataclasses.replace(have, bid_table=have.bid_table.copy(),
+                                     card_rate=have.card_rate.copy())
+        trained_mod.load_trained(v, tables)
+        source = trained_mod.trained_source(v, tables.bid_table.shape)
+        weights = trained_mod.load_model(v, have.bid_model.shape)
+        return tables.bid_table, weights, None if source is None else source[0]
+
+    table, weights, source = loaded()
+    assert source == mine
+    assert ((table == 0) | (table == -1)).all() and (table == 0).any()
+    assert weights is not None and np.nanmax(np.abs(weights)) == 0.0
+    mine.unlink()
+    table, weights, source = loaded()
+    assert source == table_file(v, SHIPPED_DIR)
+    with np.load(source) as data:
+        assert np.array_equal(table, data["bid_table"])
+        assert np.array_equal(weights, data["bid_model"], equal_nan=True)
+
+
+@pytest.mark.parametrize("into_users_folder", [True, False])
+def test_train_says_whether_the_bidder_reads_its_file(
+        into_users_folder: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """`bidlab train` ends by saying whether the `table` bidder reads the file it wrote from
+    now on (the user's folder; in place of the shipped one), or how to use it (elsewhere)."""
+    import simulate.tables.trained as trained_mod
+    from tests.test_cli import run_main
+
+    users, elsewhere = tmp_path / "users", tmp_path / "elsewhere"
+    users.mkdir()
+    elsewhere.mkdir()
+    monkeypatch.setattr(trained_mod, "user_dir", lambda: users)
+    monkeypatch.setattr(train_mod, "train",
+                        lambda v, sizes=None, folder=None, **kw: _users_copy(v, folder or users))
+    args = ["train", "hoffer", "--iterations", "1"]
+    code, out, err = run_main(capsys, *args, *([] if into_users_folder else
+                                              ["--out", str(elsewhere)]))
+    assert code == 0, err
+    last = out.strip().splitlines()[-1]
+    if into_users_folder:
+        assert "reads this file from now on instead of the shipped one" in last, out
+    else:
+        assert f"reads trained files from {users}" in last and "table@" in last, out

@@ -322,7 +322,8 @@ def tournament(v: Variant, seats: str, hands: int, seed: int, hand_size: int | N
                    "measured).")
 @click.option("--workers", type=int, default=None, help="Threads (default: all cores).")
 @click.option("--out", default=None, metavar="DIR",
-              help="Folder for the table (default: the user cache, where bidlab finds it).")
+              help="Folder for the table (default: the user cache, where bidlab finds it, "
+                   "before the shipped tables).")
 def train(v: Variant, hand_sizes: tuple[int, ...], deals: int, held_out: int | None,
           iterations: int, model_deals: int, model_iterations: int, patience: int,
           seed: int | None, quality_hands: int, workers: int | None, out: str | None) -> None:
@@ -353,6 +354,22 @@ def train(v: Variant, hand_sizes: tuple[int, ...], deals: int, held_out: int | N
                         model_iter=model_iterations, quality_hands=quality_hands)
     click.echo(f"wrote {path} ({path.stat().st_size:,} bytes, "
                f"{time.perf_counter() - started:.0f} s)")
+    click.echo(where_the_bidder_reads(v, path))
+
+
+def where_the_bidder_reads(v: Variant, path: Path) -> str:
+    """The line after `bidlab train` wrote `path`: whether the `table` bidder of `v` reads it
+    from now on (a file in the user's folder comes before the shipped one), and if not, how
+    to use it."""
+    from simulate.tables.trained import SHIPPED_DIR, table_file, user_dir
+
+    folder = user_dir()
+    if path.resolve() == table_file(v, folder).resolve():
+        instead = " instead of the shipped one" if table_file(v, SHIPPED_DIR).is_file() else ""
+        return (f"the `table` bidder of this configuration reads this file from now on"
+                f"{instead} (delete it to go back)")
+    return (f"bidlab reads trained files from {folder}, not from here: copy the file there to "
+            f"bid with it, or play it as `table@{path}` in `bidlab tournament`")
 
 
 @click.command(cls=HandSizeCommand)

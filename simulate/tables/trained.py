@@ -2,8 +2,10 @@
 
 Tables are keyed by the variant's canonical string and a format version. Those for every
 shipped game at its default options (every player count it allows) live in simulate/trained/
-and load without retraining; `bidlab train` writes others to the user's cache folder, where they load too.
-The training loop itself is simulate.hands.train.
+and load without retraining; `bidlab train` writes to the user's cache folder, where they load
+too. A file there comes first, so a configuration the user retrained bids with the user's
+table, the shipped one included (deleting the file goes back to the shipped table). The
+training loop itself is simulate.hands.train.
 """
 
 from __future__ import annotations
@@ -42,15 +44,16 @@ def table_file(v: Variant, folder: Path) -> Path:
 
 def _trained_files(v: Variant) -> Iterator[Mapping[str, np.ndarray]]:
     """The arrays of every readable trained file of exactly this configuration and format,
-    shipped folder first, then the user's; a damaged file is skipped (the bidder falls back
-    to the heuristic)."""
+    the user's folder first (a table the user trained replaces the shipped one), then the
+    shipped folder; a damaged file is skipped (the next one is read, else the bidder falls
+    back to the heuristic)."""
     for _, arrays in _trained_paths(v):
         yield arrays
 
 
 def _trained_paths(v: Variant) -> Iterator[tuple[Path, Mapping[str, np.ndarray]]]:
     """_trained_files with each file's path."""
-    for folder in (SHIPPED_DIR, user_dir()):
+    for folder in (user_dir(), SHIPPED_DIR):
         path = table_file(v, folder)
         if not path.is_file():
             continue
@@ -71,7 +74,8 @@ def _holds_table(data: Mapping[str, np.ndarray], shape: tuple[int, ...]) -> bool
 
 def load_trained(v: Variant, tables: RuleTables) -> list[int]:
     """Load trained tables for exactly this configuration into tables.bid_table and
-    tables.card_rate (shipped folder first, then the user's); return the hand sizes covered."""
+    tables.card_rate (the user's folder first, then the shipped one); return the hand sizes
+    covered."""
     for data in _trained_files(v):
         if not _holds_table(data, tables.bid_table.shape):
             continue
@@ -85,7 +89,7 @@ def load_trained(v: Variant, tables: RuleTables) -> list[int]:
 
 def load_one_card(v: Variant) -> np.ndarray | None:
     """The exact one-card bid table of exactly this configuration (see RuleTables.one_card),
-    from its trained file (shipped folder first, then the user's), or None."""
+    from its trained file (the user's folder first, then the shipped one), or None."""
     for data in _trained_files(v):
         if "one_card" not in data:
             continue
@@ -97,7 +101,7 @@ def load_one_card(v: Variant) -> np.ndarray | None:
 
 def load_model(v: Variant, shape: tuple[int, ...]) -> np.ndarray | None:
     """The learned bidder's weights (simulate.tables.bid_model) of exactly this
-    configuration from its trained file (shipped folder first, then the user's), or None
+    configuration from its trained file (the user's folder first, then the shipped one), or None
     where the file has none of this shape."""
     for data in _trained_files(v):
         if "bid_model" in data and data["bid_model"].shape == shape:
@@ -115,7 +119,7 @@ class Quality(NamedTuple):
 
 def trained_source(v: Variant, table_shape: tuple[int, ...]) -> tuple[Path, Quality | None] | None:
     """The trained file the bidder of exactly this configuration is read from (load_trained's
-    choice: shipped folder first, then the user's) and the quality figures it stores, or
+    choice: the user's folder first, then the shipped one) and the quality figures it stores, or
     None where no file holds a bid table of `table_shape`."""
     for path, data in _trained_paths(v):
         if not _holds_table(data, table_shape):
