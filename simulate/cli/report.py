@@ -31,6 +31,7 @@ def report(games: tuple[str, ...], players: int | None, hands: int, forced_deals
     """Simulate every game and hand size and write the HTML report (tables, charts, odds)."""
     # Imported here: the report pulls in pandas, matplotlib and the simulation layers.
     from reports.build import build_report
+    from simulate.cli.warm import finish_warm, start_warm, stop_warm
 
     for g in games:
         load_from_cli(g, players)          # bad names and player counts fail before any work
@@ -38,6 +39,19 @@ def report(games: tuple[str, ...], players: int | None, hands: int, forced_deals
     show = show_progress(progress)
     if balance_games < 0:
         raise BidlabInputError(f"--games {balance_games}: give 0 (no Balance pages) or more")
-    build_report(games, players=players, hands=hands, seed=seed, out=out,
-                 render_only=render_only, progress=show, echo=click.echo,
-                 balance_games=balance_games, forced_deals=forced_deals)
+    started = [] if render_only else start_warm(("forced", "games") if balance_games else
+                                                ("forced",))
+    if started:
+        click.echo(f"first run on this kernel cache: compiling the "
+                   f"{' and '.join(g for g, _ in started)} kernels in the background while the "
+                   f"report compiles its own")
+    try:
+        build_report(games, players=players, hands=hands, seed=seed, out=out,
+                     render_only=render_only, progress=show, echo=click.echo,
+                     balance_games=balance_games, forced_deals=forced_deals)
+    except BaseException:
+        stop_warm(started)
+        raise
+    for failure in finish_warm(started):
+        click.echo(f"kernel warm-up failed ({failure}); the report compiled them itself",
+                   err=True)
