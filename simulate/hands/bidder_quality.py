@@ -80,6 +80,9 @@ def measure(v: Variant, hand_sizes: Sequence[int], deals: int = DEALS, hands: in
         rows.append({c: row[c] for c in COLUMNS})
         if echo is not None:
             echo(f"  {describe_row(rows[-1])}")
+            where = describe_situations(e.hands.by_situation(), v.players)
+            if where:
+                echo(f"    {where}")
     return _typed(pd.DataFrame(rows, columns=list(COLUMNS)))
 
 
@@ -92,6 +95,25 @@ def describe_row(row: dict[str, float] | pd.Series) -> str:
             f"(n={int(row['hands'])} hands), {row['big_loss_share']:.0%} lose > 0.5; "
             f"{int(row['cells_gaining'])} of {int(row['cells'])} cells gain by deviating "
             f"(Holm; {int(row['cells_gaining_over_0.2'])} by more than {TARGET_GAIN}): {gain}")
+
+
+SITUATIONS = 3            # situations named in the line on where the loss sits
+MIN_SITUATION = 10        # hands a situation needs to be named there
+
+
+def describe_situations(situations: pd.DataFrame, players: int) -> str:
+    """One line naming the situations (seat, sum of the bids heard) that hold the largest
+    shares of the hand-level loss, each with at least MIN_SITUATION hands ('' when the
+    bidder lost nothing): where a player should check the bid with `bidlab odds`."""
+    named = situations[(situations["hands"] >= MIN_SITUATION) & (situations["share"] > 0)]
+    parts = []
+    for r in named.head(SITUATIONS).to_dict("records"):
+        s, prev, cost, half = int(r["seat"]), int(r["prev_sum"]), r["cost"], r["cost_half"]
+        seat = f"seat {s}" + (" (dealer)" if s == players - 1 else "")
+        heard = "hearing no bid" if prev < 0 else f"after bids summing to {prev}"
+        parts.append(f"{seat} {heard}: {r['share']:.0%} of it, {cost:.2f} "
+                     f"{_ci(cost - half, cost + half)} per hand (n={int(r['hands'])})")
+    return "the loss sits most in " + "; ".join(parts) if parts else ""
 
 
 def cards(h: int) -> str:

@@ -67,6 +67,29 @@ class SheetCheck:
                 "forbidden_bid": float(df["forbidden_bid"].mean())}
 
 
+    def by_situation(self) -> pd.DataFrame:
+        """Where the cost sits: per (seat, sum of the bids the seat heard; -1 where it heard
+        none) with a cost, the hands n, their mean cost with its 95% half-width (the hand is
+        the unit; NaN under two hands) and the situation's share of the total cost, largest
+        share first."""
+        df = self.hands.dropna(subset=["cost"])
+        seats = df["seat"].to_numpy(dtype=np.int64)
+        prevs = df["prev_sum"].to_numpy(dtype=np.int64)
+        costs = df["cost"].to_numpy(dtype=float)
+        total = float(costs.sum())
+        rows = []
+        for seat, prev in sorted(set(zip(seats.tolist(), prevs.tolist(), strict=True))):
+            cost = costs[(seats == seat) & (prevs == prev)]
+            half = Z95 * cost.std(ddof=1) / np.sqrt(len(cost)) if len(cost) > 1 else np.nan
+            rows.append({"seat": seat, "prev_sum": prev, "hands": len(cost),
+                         "cost": float(cost.mean()), "cost_half": float(half),
+                         "share": float(cost.sum()) / total if total > 0 else 0.0})
+        out = pd.DataFrame(rows, columns=["seat", "prev_sum", "hands", "cost", "cost_half",
+                                          "share"])
+        return out.sort_values(["share", "seat", "prev_sum"], ascending=[False, True, True],
+                               ignore_index=True)
+
+
 MIN_ACCEPTED = 1_000      # matching deals a hand needs before it can be judged a tie
 MAX_FACTOR = 400          # dealing stops at this many times deals_per_hand dealt
 
