@@ -42,9 +42,9 @@ def report(games: tuple[str, ...], players: int | None, hands: int, forced_deals
     started = [] if render_only else start_warm(("forced", "games") if balance_games else
                                                 ("forced",))
     if started:
-        click.echo(f"first run on this kernel cache: compiling the "
-                   f"{' and '.join(g for g, _ in started)} kernels in the background while the "
-                   f"report compiles its own")
+        click.echo(f"warming the kernel cache: the {' and '.join(g for g, _ in started)} "
+                   f"kernels compile in the background (on a first run this takes minutes) "
+                   f"while the report starts")
     try:
         build_report(games, players=players, hands=hands, seed=seed, out=out,
                      render_only=render_only, progress=show, echo=click.echo,
