@@ -505,6 +505,9 @@ def _simulate(variants: list[sim.Variant], out: Path, data_dir: Path, hands: int
             if bid == "table":
                 quality = stored_auction_figures(v) if v.bidding_form == "auction" \
                     else bidder_quality.stored(v)
+                source = bidder_quality.bidder_file(v)
+                if source is not None:
+                    game["bidder_file"] = {"name": source[0], "shipped": source[1]}
             if quality is not None:
                 write_table(quality, folder / QUALITY_TABLE, ("csv", "parquet"))
                 game["bidder_quality"] = QUALITY_TABLE
@@ -562,7 +565,9 @@ def _render(out: Path, data_dir: Path, manifest: dict[str, Any],
             balance=_read_balance(folder, game.get("balance")),
             fields=list(manifest.get("fields", [])),
             bidder_quality=(pd.read_parquet(folder / f"{game['bidder_quality']}.parquet")
-                            if game.get("bidder_quality") else None)))
+                            if game.get("bidder_quality") else None),
+            bidder_file=((str(game["bidder_file"]["name"]), bool(game["bidder_file"]["shipped"]))
+                         if game.get("bidder_file") else None)))
     site = out / "site"
     build_site(games, site)
     echo(f"wrote {site / 'index.html'} (data and manifest in {data_dir})")

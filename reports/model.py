@@ -134,3 +134,6 @@ class GameReport:
     # simulate.hands.bidder_quality.stored: the bidder's exploitability per hand size, as
     # measured when it was trained (None: not measured)
     bidder_quality: pd.DataFrame | None = None
+    # simulate.hands.bidder_quality.bidder_file: (file name, shipped?) of the trained file
+    # the table bidder and those figures come from (None: no trained file)
+    bidder_file: tuple[str, bool] | None = None

@@ -68,7 +68,8 @@ def _game(name: str, sizes: list[tuple[int, str | None, str | None]]) -> GameRep
         summary=v.summary, policies={"play": ("precision", PLAY["precision"].description),
                                      "bid": ("table", BID["table"].description)},
         seed=0, hands_per_size=HANDS, fields=["table", "heuristic"],
-        sizes=[_size(v, h, hand, trump) for h, hand, trump in sizes], bidder_quality=quality)
+        sizes=[_size(v, h, hand, trump) for h, hand, trump in sizes], bidder_quality=quality,
+        bidder_file=bidder_quality.bidder_file(v))
 
 
 @pytest.fixture(scope="module")
@@ -357,6 +358,8 @@ def test_the_bidders_quality_is_published(games: list[GameReport], built: Path) 
     assert f"{largest['hand_loss']:.2f}" in section and "held-out" in section
     assert "learned model" in section and "exact one-card optimum" in section
     assert (built / "oh_hell" / "bidder-quality.csv").is_file()
+    assert oh_hell.bidder_file is not None and oh_hell.bidder_file[1]
+    assert f"shipped with bidlab (<code>{oh_hell.bidder_file[0]}</code>)" in section
     hasen = next(g for g in games if g.name == "hasenpfeffer")
     figures = hasen.bidder_quality
     assert figures is not None and len(figures) == 1
@@ -367,3 +370,19 @@ def test_the_bidders_quality_is_published(games: list[GameReport], built: Path) 
     assert f"{figures['margin_vs_heuristic'].iloc[0]:.3f}" in section
     assert f"{figures['deviation_gain'].iloc[0]:.3f}" in section
     assert (built / "hasenpfeffer" / "auction-quality.csv").is_file()
+
+
+def test_a_bidder_the_user_trained_is_named_as_theirs(games: list[GameReport],
+                                                     tmp_path: Path) -> None:
+    """Where the bidder comes from the user's own trained file (it replaces the shipped one),
+    the bidder's section says so, with the file's name."""
+    import dataclasses
+
+    from reports.html.quality import quality_section
+
+    g = dataclasses.replace(games[0], bidder_file=("oh_hell-4p-mine.npz", False))
+    section = quality_section(g, tmp_path)
+    assert "your own trained file</b> <code>oh_hell-4p-mine.npz</code>" in section
+    assert "shipped with bidlab" not in section
+    assert "trained file" not in quality_section(dataclasses.replace(g, bidder_file=None),
+                                                 tmp_path)

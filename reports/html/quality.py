@@ -100,6 +100,19 @@ def _auction(g: GameReport, root: Path) -> str:
                                                                    "Auction table quality")
 
 
+def _source(g: GameReport) -> str:
+    """A sentence naming the trained file the bidder and its figures come from."""
+    if g.bidder_file is None:
+        return ""
+    name, shipped = g.bidder_file
+    if shipped:
+        return (f"<p>The bidder and these figures come from the trained file shipped with "
+                f"bidlab (<code>{esc(name)}</code>).</p>")
+    return (f"<p>The bidder and these figures come from <b>your own trained file</b> "
+            f"<code>{esc(name)}</code> in bidlab's cache folder, which replaces the shipped "
+            f"one (<code>bidlab train</code> wrote it; delete it to go back).</p>")
+
+
 def shows_quality(g: GameReport) -> bool:
     """Whether the game's pages bid with the table bidder, whose figures the section shows."""
     return g.policies.get("bid", ("",))[0].startswith("table")
@@ -112,7 +125,7 @@ def quality_section(g: GameReport, root: Path) -> str:
     if not shows_quality(g):
         return ""           # the figures are the table bidder's; this report bids otherwise
     if any(r.contract for r in g.sizes):
-        return head + _auction(g, root) + "</section>"
+        return head + _auction(g, root) + _source(g) + "</section>"
     if q is None or q.empty:
         return (head + '<p class="note">Not measured: this configuration has no trained '
                 "bidder with stored figures (<code>bidlab exploit --record</code> measures "
@@ -135,5 +148,5 @@ def quality_section(g: GameReport, root: Path) -> str:
         f"{verdict} the {LOSS_TARGET} a bidder near the optimum stays under. The loss is, "
         f"if anything, overstated: each hand's best is picked on the same deals.</p>")
     stem = root / slug(g.name) / "bidder-quality"
-    return (head + intro + data_table(q, COLS) +
+    return (head + intro + _source(g) + data_table(q, COLS) +
             table_downloads(q, stem, root, "Bidder quality") + "</section>")

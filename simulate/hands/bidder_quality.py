@@ -32,7 +32,13 @@ import pandas as pd
 from simulate.hands.exploit import HELD_OUT_SEED, exploitability
 from simulate.rules.variant import Variant
 from simulate.tables.compile import compile_tables, trained_sizes
-from simulate.tables.trained import Quality, model_sizes, store_quality, trained_source
+from simulate.tables.trained import (
+    Quality,
+    is_shipped,
+    model_sizes,
+    store_quality,
+    trained_source,
+)
 
 DEALS = 50_000            # held-out deals per seat at class level
 HANDS = 400               # held-out hands at hand level
@@ -158,6 +164,14 @@ def stored(v: Variant) -> pd.DataFrame | None:
     frame = frame[frame["hand_size"].isin(v.schedule)].reset_index(drop=True)
     frame["bidder"] = [bidder_source(v, int(h)) for h in frame["hand_size"]]
     return frame
+
+
+def bidder_file(v: Variant) -> tuple[str, bool] | None:
+    """(file name, shipped with bidlab?) of the trained file the `table` bidder of `v` and
+    its stored figures are read from (the user's own comes before the shipped one), or None
+    where the configuration has none."""
+    source = trained_source(v, compile_tables(v).bid_table.shape)
+    return None if source is None else (source[0].name, is_shipped(source[0]))
 
 
 def record_file(v: Variant) -> Path:

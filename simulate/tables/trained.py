@@ -36,6 +36,11 @@ def user_dir() -> Path:
     return cache_dir() / "trained"
 
 
+def is_shipped(path: Path) -> bool:
+    """Whether a trained file is one shipped with bidlab (not one the user trained)."""
+    return path.resolve().parent == SHIPPED_DIR.resolve()
+
+
 def table_file(v: Variant, folder: Path) -> Path:
     """The file in `folder` holding the trained tables of exactly this configuration."""
     digest = hashlib.sha256(f"{FORMAT}:{v.canonical}".encode()).hexdigest()[:12]
