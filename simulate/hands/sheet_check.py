@@ -66,7 +66,6 @@ class SheetCheck:
                 "nearest_cell": float(df["nearest_cell"].mean()) if "nearest_cell" in df else 0.0,
                 "forbidden_bid": float(df["forbidden_bid"].mean())}
 
-
     def by_situation(self) -> pd.DataFrame:
         """Where the cost sits: per (seat, sum of the bids the seat heard; -1 where it heard
         none) with a cost, the hands n, their mean cost with its 95% half-width (the hand is
