@@ -322,3 +322,75 @@ def test_a_cell_the_model_bids_badly_gets_a_constant_bid(oh_hell_3p: sim.Variant
     nat = natural_bids(v, h, 4_000, tm.model_cells_seed(seed, h), workers=1)
     inside = (data.group == 0) & (data.columns[:, h + 1] == column)
     assert (nat[inside, 0] == planted[0].bid).all()
+
+
+def test_a_cell_that_loses_on_held_out_deals_is_not_kept(
+        oh_hell_3p: sim.Variant, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each cell the check finds is judged on its own on the held-out deals: a cell whose
+    constant bid loses there (here planted: the most common cell of seat 0 told to bid the
+    hand size, far worse than the model) is not kept, and the weights stay as they were,
+    while a cell that gains beside it in the same check is kept."""
+    v, h, seed = oh_hell_3p, 3, 21
+    model = compile_tables(v).bid_model.copy()
+    data = tm.seat_data(v, h, 0, 4_000, tm.model_cells_seed(seed, h), 1)
+    column = int(np.bincount(data.columns[data.group == 0, h + 1]).argmax())
+    bad = tm.CellBid(0, column, h, 1.0, 0.1, 1_000)
+    cell_bids = tm.cell_bids
+    lines: list[str] = []
+    monkeypatch.setattr(tm, "cell_bids", lambda w, d: [bad] if d.run.seat == 0 else [])
+    out = tm.gate_cells(v, h, 4_000, seed, 1, lines.append, held_out=4_000)
+    assert out == {"cells": 1, "kept_cells": 0, "shifted": 0, "gain": 0.0, "se": 0.0,
+                   "kept": False}
+    assert f"bid {h} gains -" in lines[-2] and lines[-2].endswith("not kept")
+    assert np.array_equal(compile_tables(v).bid_model, model, equal_nan=True)
+    # beside a cell the model bids badly (seat 1's most common cell after a sum of 0 told,
+    # in the weights, to bid the hand size; its constant bid found by the real check): only
+    # the cell whose constant bid gains is kept
+    data1 = tm.seat_data(v, h, 1, 4_000, tm.model_cells_seed(seed, h), 1)
+    column1 = int(np.bincount(data1.columns[data1.group == 0, h + 1]).argmax())
+    model[h, 1, 0, column1, h] += 1_000.0
+    record_model(v, model)
+    good = [c for c in cell_bids(model[h, 1], data1) if (c.group, c.column) == (0, column1)]
+    assert len(good) == 1 and good[0].bid != h
+    monkeypatch.setattr(tm, "cell_bids", lambda w, d: {0: [bad], 1: good}.get(d.run.seat, []))
+    lines.clear()
+    out = tm.gate_cells(v, h, 4_000, seed, 1, lines.append, held_out=4_000)
+    assert out["cells"] == 2 and out["kept_cells"] == 1 and out["gain"] > 0
+    after = compile_tables(v).bid_model
+    assert np.array_equal(after[h, 0], model[h, 0], equal_nan=True)
+    assert after[h, 1, 0, column1, good[0].bid] - model[h, 1, 0, column1, good[0].bid] \
+        == tm.CELL_BID
+
+
+def test_the_trump_choosers_cells_are_corrected_not_forced(
+        horseshoes_4p: sim.Variant) -> None:
+    """The trump chooser's cells get no constant bid (the weight would name the trump): a
+    bid's prediction that is off in a cell is corrected by its mean error. Planted: the most
+    common cell's prediction for one bid lowered by 5 points; the check finds it, the
+    correction leaves no error there on the same deals, and the chooser, judged on held-out
+    deals, gains by it and keeps it."""
+    v, h, seed = horseshoes_4p, 5, 5
+    chooser = tm.trump_chooser_seat(v)
+    assert chooser is not None
+    _fit_and_use(v, h, 4_000, seed=13)
+    model = compile_tables(v).bid_model.copy()
+    data = tm.seat_data(v, h, chooser, 3_000, tm.model_cells_seed(seed, h), 1)
+    column = int(np.bincount(data.columns[:, h + 1]).argmax())
+    bid = int(data.run.bids[1])
+    model[h, chooser, 0, column, bid] -= 5.0
+    record_model(v, model)
+    shifts = tm.cell_shifts(model[h, chooser], data)
+    planted = [d for d in shifts if (d.group, d.column, d.bid) == (0, column, bid)]
+    assert len(planted) == 1 and planted[0].shift > 4.0
+    corrected = model[h, chooser].copy()
+    for d in shifts:
+        corrected[d.group, d.column, d.bid] += d.shift
+    assert not [d for d in tm.cell_shifts(corrected, data) if d.column == column]
+    lines: list[str] = []
+    out = tm.gate_cells(v, h, 3_000, seed, 1, lines.append, held_out=3_000)
+    assert out["shifted"] == len(shifts) and out["kept"], lines
+    assert any(f"seat {chooser} names trump" in line and line.endswith(": kept")
+               for line in lines)
+    after = compile_tables(v).bid_model[h, chooser, 0, column, bid]
+    assert after == pytest.approx(model[h, chooser, 0, column, bid] + planted[0].shift,
+                                  abs=1e-3)

@@ -30,10 +30,13 @@ where it has them, else its class table, else the heuristic), iterate:
            same deals. Where one constant bid beats them by more than CELL_Z standard errors
            (on at least MIN_CELL deals), the cell bids it: that bid's weight in the cell's
            strength column is raised by CELL_BID, above any prediction, so the model bids
-           it wherever the rules allow it and bids as before where they do not. The gated
-           bidder is kept only when deviating to it gains on the held-out deals above. The
-           trump chooser's cells are left to its model (a hand falls in a different cell
-           under each trump it could name).
+           it wherever the rules allow it and bids as before where they do not. Each such
+           cell is kept only when its own hands gain on the held-out deals above, its seat
+           deviating alone to the constant bid. The trump chooser's cells cannot be given
+           a constant bid (a hand falls in a different cell under each trump it could name,
+           and the weight would name the trump): where the model's prediction for a bid is
+           off in a cell, that bid's weight there is corrected by the mean error instead,
+           kept when the chooser gains on the held-out deals.
 
 Nothing is decided on the training deals' own fit. The weights live in the tables (and in the
 trained file once saved); the kernel bids from them wherever a size has them.
@@ -44,7 +47,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -58,13 +61,14 @@ from simulate.rules.cards import TRUMP_NAMES
 from simulate.rules.variant import Variant
 from simulate.tables.bid_model import active_columns, design_matrix, predict
 from simulate.tables.compile import compile_tables, model_shape, record_model
+from simulate.util.stats import Z95
 
 RIDGE = 1.0         # ridge penalty per weight, in squared points
 MIN_GROUP = 2_000   # deals a (seat, heard-bids) group needs for a fit of its own
 MIN_ROWS = 200      # deals a bid needs in a group before it gets weights
 PATIENCE = 1        # rejected candidates in a row before stopping
 MIN_CELL = 300      # deals a model cell needs before a constant bid may replace its model
-CELL_Z = 3.0        # standard errors by which the constant bid must beat the model there
+CELL_Z = 2.0        # standard errors by which the constant bid must beat the model there
 CELL_BID = 10_000.0  # added to a cell's constant bid: more than any predicted score
 
 
@@ -215,13 +219,26 @@ def deviation_gain(v: Variant, h: int, candidate: np.ndarray, deals: int, seed: 
     """(mean gain, its standard error, deals): the held-out value of each seat deviating
     from the current bidder to `candidate` (float32[n, G, F, B+1] at size h), see the module
     notes."""
+    per_deal = np.zeros(deals)
+    for gain, _ in seat_gains(v, h, candidate, deals, seed, workers,
+                              range(v.players)).values():
+        per_deal += gain / v.players
+    return (float(per_deal.mean()), float(per_deal.std(ddof=1) / math.sqrt(deals)), deals)
+
+
+def seat_gains(v: Variant, h: int, candidate: np.ndarray, deals: int, seed: int,
+               workers: int | None, seats: Iterable[int]) -> dict[int, tuple[np.ndarray,
+                                                                        SeatData]]:
+    """Per seat of `seats`: (float64[deals] the signed points each deal gains when that seat
+    alone bids by `candidate` instead of the current bidder, every other seat on the current
+    bidder; the seat's forced run on those deals)."""
     job = make_job(v, h, deals, seed, "precision", "table", None, None, None)
     out = records_arrays(job, workers)
     natural = out.seat_out[:, :, S_BID].astype(np.int64)
     trump_index = {TRUMP_NAMES.index(name): i for i, name in enumerate(v.trump_choices)}
     named = np.array([trump_index.get(int(t), 0) for t in out.hand_out[:, H_TRUMP]])
-    per_deal = np.zeros(deals)
-    for seat in range(v.players):
+    gains: dict[int, tuple[np.ndarray, SeatData]] = {}
+    for seat in seats:
         data = seat_data(v, h, seat, deals, seed, workers)
         y = data.run.signed()
         deal = np.arange(deals)
@@ -231,8 +248,8 @@ def deviation_gain(v: Variant, h: int, candidate: np.ndarray, deals: int, seed: 
         own = y[own_rows, natural[:, seat] - data.run.bids[0]]
         rows, k = joint_choice(candidate[seat], data)
         new = np.where(k >= 0, y[rows, np.maximum(k, 0)], own)
-        per_deal += np.nan_to_num(new - own) / v.players
-    return (float(per_deal.mean()), float(per_deal.std(ddof=1) / math.sqrt(deals)), deals)
+        gains[seat] = (np.nan_to_num(new - own), data)
+    return gains
 
 
 class CellBid(NamedTuple):
@@ -282,45 +299,135 @@ def _set_cell_bid(column: np.ndarray, bid: int) -> None:
     column[bid] += CELL_BID
 
 
+class CellShift(NamedTuple):
+    """A trump chooser's cell whose prediction for one bid is off by `shift` on average."""
+
+    group: int
+    column: int
+    bid: int
+    shift: float        # mean signed score minus the prediction, points per hand
+    se: float
+    deals: int
+
+
+def cell_shifts(weights: np.ndarray, data: SeatData) -> list[CellShift]:
+    """The trump chooser's cells where the model's prediction for a bid is off: within each
+    strength column (its hands under every trump choice they fall in it with), the mean of
+    signed score minus prediction per bid, where it is more than CELL_Z standard errors from
+    0 on at least MIN_CELL rows. Adding it to the cell's weight corrects the prediction there,
+    for the bid and for the trump choice alike: a constant bid cannot be forced on the
+    chooser's cell, since the same hand falls in another cell under each trump it could
+    name, and a weight above any prediction would name the trump instead of choosing it."""
+    y = data.run.signed()
+    h = data.columns.shape[1] - 2
+    out: list[CellShift] = []
+    for g in np.unique(data.group):
+        rows = np.flatnonzero(data.group == g)
+        error = y[rows] - predict(weights[g][:, data.run.bids], data.columns[rows])
+        column = data.columns[rows, h + 1]
+        for c in np.unique(column):
+            cell = error[column == c]
+            for k, b in enumerate(data.run.bids):
+                x = cell[~np.isnan(cell[:, k]), k]
+                if len(x) < MIN_CELL:
+                    continue
+                mean, se = float(x.mean()), float(x.std(ddof=1) / math.sqrt(len(x)))
+                if abs(mean) > CELL_Z * se:
+                    out.append(CellShift(int(g), int(c), int(b), mean, se, len(x)))
+    return out
+
+
 def gate_cells(v: Variant, h: int, deals: int, seed: int, workers: int | None,
                echo: Callable[[str], None], held_out: int | None = None) -> dict[str, object]:
     """Give the model's cells at size h a constant bid where one beats the model (see the
-    module notes); keep the result only when deviating to it gains on the held-out deals.
-    Returns how many cells changed, the held-out gain and whether it was kept."""
+    module notes). Each cell found is judged on its own on the held-out deals, as the
+    deviation of its seat alone: kept when the cell's hands gain there. (Judging the cells
+    together drowned a cell's gain, a few points per hundred of its seat's hands, in the
+    noise of every other seat's, and a cell that lost on fresh deals took down those that
+    gained.) Returns how many cells were found, how many kept, the kept cells' held-out gain
+    per seat-hand with its standard error and whether any was kept."""
     tables = compile_tables(v)
     shape = model_shape(v, tables)
     if tables.bid_model.shape != shape or np.isnan(tables.bid_model[h]).all():
-        return {"cells": 0, "kept": False}
+        return {"cells": 0, "kept_cells": 0, "kept": False}
     model = tables.bid_model.copy()
     gated = model[h].copy()
-    cells = 0
+    found: list[tuple[int, CellBid]] = []
     cell_seed = model_cells_seed(seed, h)
     trial = model.copy()
     # seat by seat in bidding order, each against the earlier seats' cells as changed: a
     # later seat's best bid after a sum of earlier bids depends on which hands make them
+    chooser = trump_chooser_seat(v)
+    shifts: list[CellShift] = []
     for s in bidding_order(v):
-        if s == trump_chooser_seat(v):
-            continue      # its cells hold a hand under each trump; its choice is joint
-        for c in cell_bids(model[h, s], seat_data(v, h, s, deals, cell_seed, workers)):
-            _set_cell_bid(gated[s, c.group, c.column], c.bid)
-            cells += 1
+        data = seat_data(v, h, s, deals, cell_seed, workers)
+        if s == chooser:
+            shifts = cell_shifts(model[h, s], data)
+            for d in shifts:
+                gated[s, d.group, d.column, d.bid] += d.shift
+        else:
+            for c in cell_bids(model[h, s], data):
+                _set_cell_bid(gated[s, c.group, c.column], c.bid)
+                found.append((s, c))
         trial[h] = gated
         record_model(v, trial)
     record_model(v, model)            # judged as a deviation from the bidder before
-    if not cells:
+    if not found and not shifts:
         echo(f"  {h} cards: no model cell where a constant bid beats the model")
-        return {"cells": 0, "kept": False}
-    gain, se, n = deviation_gain(v, h, gated, held_out or deals, model_held_out_seed(seed, h),
-                                 workers)
-    kept = gain > 0
-    if kept:
-        model[h] = gated
+        return {"cells": 0, "kept_cells": 0, "shifted": 0, "kept": False}
+    n = held_out or deals
+    judged = {s for s, _ in found} | ({chooser} if shifts else set())
+    gains = seat_gains(v, h, gated, n, model_held_out_seed(seed, h), workers, sorted(judged))
+    kept = model[h].copy()
+    per_deal = np.zeros(n)
+    cells = 0
+    if shifts and chooser is not None:
+        gain = gains[chooser][0]
+        mean, se = float(gain.mean()), float(gain.std(ddof=1) / math.sqrt(n))
+        keep_shifts = mean > 0
+        if keep_shifts:
+            kept[chooser] = gated[chooser]
+            per_deal += gain / v.players
+        echo(f"  {h} cards: seat {chooser} names trump as it bids; {len(shifts)} of its cells' "
+             f"predictions for a bid were off by more than {CELL_Z:g} standard errors "
+             f"({deals} deals per seat), each corrected by its mean error: it gains "
+             f"{mean:+.4f} ± {Z95 * se:.4f} per hand of the seat on {n} held-out deals: "
+             f"{'kept' if keep_shifts else 'not kept'}")
+        if not keep_shifts:
+            shifts = []
+    top = tables.score.shape[0]          # the cap of a heard sum: H + 1, "or more"
+    if found:
+        echo(f"  {h} cards: {len(found)} model cell{'s' if len(found) > 1 else ''} where a "
+             f"constant bid beat the model ({deals} deals per seat); each judged on {n} "
+             f"held-out deals:")
+    for s, c in found:
+        gain, data = gains[s]
+        inside = (data.group == c.group) & (data.columns[:, h + 1] == c.column)
+        cell_gain = gain[inside]
+        m = len(cell_gain)
+        mean = float(cell_gain.mean()) if m else 0.0
+        se = float(cell_gain.std(ddof=1) / math.sqrt(m)) if m > 1 else math.inf
+        keep = m > 1 and mean > 0
+        if keep:
+            _set_cell_bid(kept[s, c.group, c.column], c.bid)
+            cells += 1
+            per_deal += np.where(inside, gain, 0.0) / v.players
+        heard = "hearing no bid" if not data.run.earlier else \
+            f"after bids summing to {c.group}{' or more' if c.group == top else ''}"
+        echo(f"    seat {s}, {heard}, strength column {c.column}: bid {c.bid} gains "
+             f"{mean:+.3f} ± {Z95 * se:.3f} per hand of the cell (n={m}): "
+             f"{'kept' if keep else 'not kept'}")
+    if cells or shifts:
+        model[h] = kept
         record_model(v, model)
-    echo(f"  {h} cards: {cells} model cell{'s' if cells > 1 else ''} where a constant bid "
-         f"beat the model ({deals} deals per seat); bidding it there: held-out gain "
-         f"{gain:+.4f} ± {2 * se:.4f} per seat-hand ({n} deals): "
-         f"{'kept' if kept else 'not kept'}")
-    return {"cells": cells, "gain": gain, "se": se, "kept": kept}
+    gain_all = float(per_deal.mean())
+    se_all = float(per_deal.std(ddof=1) / math.sqrt(n))
+    echo(f"  {h} cards: {cells} of {len(found)} cells kept"
+         f"{', and the trump chooser corrected' if shifts else ''}; together they gain "
+         f"{gain_all:+.4f} ± {Z95 * se_all:.4f} per seat-hand on the held-out deals that "
+         f"chose them")
+    return {"cells": len(found), "kept_cells": cells, "shifted": len(shifts), "gain": gain_all,
+            "se": se_all, "kept": cells > 0 or bool(shifts)}
 
 
 def train_model_size(v: Variant, h: int, deals: int, seed: int, max_iter: int,
