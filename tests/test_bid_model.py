@@ -23,6 +23,7 @@ from simulate.kernel.policies import joint_trump
 from simulate.tables import layout as L
 from simulate.tables.bid_model import NO_MODEL, active_columns, design_matrix, predict
 from simulate.tables.compile import compile_tables, model_shape, record_model
+from simulate.tables.layout import CELL_BID
 from simulate.tables.trained import load_model, model_sizes, save_trained, table_file
 
 
@@ -317,7 +318,7 @@ def test_a_cell_the_model_bids_badly_gets_a_constant_bid(oh_hell_3p: sim.Variant
     out = tm.gate_cells(v, h, 4_000, seed, 1, lines.append, held_out=4_000)
     assert out["kept"] and out["gain"] > 0 and "kept" in lines[-1]
     gated = compile_tables(v).bid_model[h, 0, 0, column]
-    assert gated[planted[0].bid] - model[h, 0, 0, column, planted[0].bid] == tm.CELL_BID
+    assert gated[planted[0].bid] - model[h, 0, 0, column, planted[0].bid] == CELL_BID
     # the kernel now bids the constant bid on every hand of that cell where it is allowed
     nat = natural_bids(v, h, 4_000, tm.model_cells_seed(seed, h), workers=1)
     inside = (data.group == 0) & (data.columns[:, h + 1] == column)
@@ -339,8 +340,7 @@ def test_a_cell_that_loses_on_held_out_deals_is_not_kept(
     lines: list[str] = []
     monkeypatch.setattr(tm, "cell_bids", lambda w, d: [bad] if d.run.seat == 0 else [])
     out = tm.gate_cells(v, h, 4_000, seed, 1, lines.append, held_out=4_000)
-    assert out == {"cells": 1, "kept_cells": 0, "shifted": 0, "gain": 0.0, "se": 0.0,
-                   "kept": False}
+    assert out == {"cells": 1, "kept_cells": 0, "gain": 0.0, "se": 0.0, "kept": False}
     assert f"bid {h} gains -" in lines[-2] and lines[-2].endswith("not kept")
     assert np.array_equal(compile_tables(v).bid_model, model, equal_nan=True)
     # beside a cell the model bids badly (seat 1's most common cell after a sum of 0 told,
@@ -359,38 +359,51 @@ def test_a_cell_that_loses_on_held_out_deals_is_not_kept(
     after = compile_tables(v).bid_model
     assert np.array_equal(after[h, 0], model[h, 0], equal_nan=True)
     assert after[h, 1, 0, column1, good[0].bid] - model[h, 1, 0, column1, good[0].bid] \
-        == tm.CELL_BID
+        == CELL_BID
 
 
-def test_the_trump_choosers_cells_are_corrected_not_forced(
+def test_a_constant_bid_in_the_trump_choosers_cell_changes_the_bid_not_the_trump(
         horseshoes_4p: sim.Variant) -> None:
-    """The trump chooser's cells get no constant bid (the weight would name the trump): a
-    bid's prediction that is off in a cell is corrected by its mean error. Planted: the most
-    common cell's prediction for one bid lowered by 5 points; the check finds it, the
-    correction leaves no error there on the same deals, and the chooser, judged on held-out
-    deals, gains by it and keeps it."""
+    """The trump chooser's cell check counts a deal in the cell of the trump its model names.
+    A constant bid there (CELL_BID on the bid's weight) leaves every deal's named trump as
+    it was (the kernel compares trumps with it taken off) and makes the chooser bid it on
+    the deals of that cell; the kernel and joint_choice agree deal by deal. Planted: the
+    cell told to bid the hand size; the check finds it and keeps a better constant bid."""
     v, h, seed = horseshoes_4p, 5, 5
     chooser = tm.trump_chooser_seat(v)
     assert chooser is not None
-    _fit_and_use(v, h, 4_000, seed=13)
+    cand = _fit_and_use(v, h, 4_000, seed=13)
     model = compile_tables(v).bid_model.copy()
-    data = tm.seat_data(v, h, chooser, 3_000, tm.model_cells_seed(seed, h), 1)
-    column = int(np.bincount(data.columns[:, h + 1]).argmax())
-    bid = int(data.run.bids[1])
-    model[h, chooser, 0, column, bid] -= 5.0
+    n, job_seed = 3_000, 77
+    data = tm.seat_data(v, h, chooser, n, job_seed, 1)
+    rows, k = tm.joint_choice(cand[chooser], data)
+    column = int(np.bincount(data.columns[rows, h + 1]).argmax())
+    inside = data.columns[rows, h + 1] == column
+    before = sim.simulate_hands(v, h, n, seed=job_seed, workers=1).records_data
+    assert before is not None
+    common = int(np.bincount(k[inside]).argmax())
+    bid = int(data.run.bids[1 if common == 0 else 0])      # not the cell's usual bid
+    gated = model.copy()
+    gated[h, chooser, 0, column, bid] += CELL_BID
+    record_model(v, gated)
+    after = sim.simulate_hands(v, h, n, seed=job_seed, workers=1).records_data
+    assert after is not None
+    np.testing.assert_array_equal(after.hand_out[:, H_TRUMP], before.hand_out[:, H_TRUMP])
+    made = after.seat_out[:, chooser, S_BID]
+    assert (made[inside] == bid).all() and (made[~inside] == before.seat_out[~inside, chooser,
+                                                                             S_BID]).all()
+    rows_g, k_g = tm.joint_choice(gated[h, chooser], data)
+    np.testing.assert_array_equal(rows_g, rows)
+    np.testing.assert_array_equal(data.run.bids[k_g], made)
+    # a cell the model bids badly (the hand size, planted below CELL_BID, so it also sways
+    # the trump): the check finds it and keeps a constant bid that gains on held-out deals
+    model[h, chooser, 0, column, h] += 1_000.0
     record_model(v, model)
-    shifts = tm.cell_shifts(model[h, chooser], data)
-    planted = [d for d in shifts if (d.group, d.column, d.bid) == (0, column, bid)]
-    assert len(planted) == 1 and planted[0].shift > 4.0
-    corrected = model[h, chooser].copy()
-    for d in shifts:
-        corrected[d.group, d.column, d.bid] += d.shift
-    assert not [d for d in tm.cell_shifts(corrected, data) if d.column == column]
+    cells = tm.seat_data(v, h, chooser, 3_000, tm.model_cells_seed(seed, h), 1)
+    found = [c for c in tm.cell_bids(model[h, chooser], cells) if c.column == column]
+    assert len(found) == 1 and found[0].bid != h
     lines: list[str] = []
     out = tm.gate_cells(v, h, 3_000, seed, 1, lines.append, held_out=3_000)
-    assert out["shifted"] == len(shifts) and out["kept"], lines
-    assert any(f"seat {chooser} names trump" in line and line.endswith(": kept")
-               for line in lines)
-    after = compile_tables(v).bid_model[h, chooser, 0, column, bid]
-    assert after == pytest.approx(model[h, chooser, 0, column, bid] + planted[0].shift,
-                                  abs=1e-3)
+    assert out["kept"], lines
+    assert any(line.startswith(f"    seat {chooser}, hearing no bid, strength column {column}:")
+               and line.endswith(": kept") for line in lines), lines

@@ -32,11 +32,10 @@ where it has them, else its class table, else the heuristic), iterate:
            strength column is raised by CELL_BID, above any prediction, so the model bids
            it wherever the rules allow it and bids as before where they do not. Each such
            cell is kept only when its own hands gain on the held-out deals above, its seat
-           deviating alone to the constant bid. The trump chooser's cells cannot be given
-           a constant bid (a hand falls in a different cell under each trump it could name,
-           and the weight would name the trump): where the model's prediction for a bid is
-           off in a cell, that bid's weight there is corrected by the mean error instead,
-           kept when the chooser gains on the held-out deals.
+           deviating alone to the constant bid. The trump chooser's deals count in the
+           cell of the trump its model names, and the kernel compares trumps with a cell's
+           constant bid left out (kernel.policies.model_expects), so a cell changes the bid
+           made under a trump, never which trump is named.
 
 Nothing is decided on the training deals' own fit. The weights live in the tables (and in the
 trained file once saved); the kernel bids from them wherever a size has them.
@@ -61,6 +60,7 @@ from simulate.rules.cards import TRUMP_NAMES
 from simulate.rules.variant import Variant
 from simulate.tables.bid_model import active_columns, design_matrix, predict
 from simulate.tables.compile import compile_tables, model_shape, record_model
+from simulate.tables.layout import CELL_BID
 from simulate.util.stats import Z95
 
 RIDGE = 1.0         # ridge penalty per weight, in squared points
@@ -69,7 +69,6 @@ MIN_ROWS = 200      # deals a bid needs in a group before it gets weights
 PATIENCE = 1        # rejected candidates in a row before stopping
 MIN_CELL = 300      # deals a model cell needs before a constant bid may replace its model
 CELL_Z = 2.0        # standard errors by which the constant bid must beat the model there
-CELL_BID = 10_000.0  # added to a cell's constant bid: more than any predicted score
 
 
 def model_iteration_seed(seed: int, hand_size: int, iteration: int) -> int:
@@ -179,7 +178,8 @@ def fit_seat(v: Variant, data: SeatData) -> np.ndarray:
 
 def _best_bids(weights: np.ndarray, data: SeatData) -> tuple[np.ndarray, np.ndarray]:
     """(int64[rows] the bid index model_bid chooses on each row of data's run, -1 where no
-    allowed bid has weights; float64[rows] its prediction)."""
+    allowed bid has weights; float64[rows] what the model expects of the row: its best
+    prediction with a cell's constant bid left out, as the kernel's model_expects)."""
     bids = data.run.bids
     out = np.full(data.run.deals, -1, np.int64)
     value = np.full(data.run.deals, -np.inf)
@@ -190,7 +190,8 @@ def _best_bids(weights: np.ndarray, data: SeatData) -> tuple[np.ndarray, np.ndar
         best = np.argmax(pred, axis=1)
         top = pred[np.arange(len(rows)), best]
         out[rows] = np.where(np.isfinite(top), best, -1)
-        value[rows] = top
+        # the trump comparison leaves a cell's constant bid out (kernel model_expects)
+        value[rows] = np.where(pred > CELL_BID / 2, pred - CELL_BID, pred).max(axis=1)
     return out, value
 
 
@@ -266,14 +267,16 @@ class CellBid(NamedTuple):
 def cell_bids(weights: np.ndarray, data: SeatData) -> list[CellBid]:
     """The model cells of one seat where a constant bid beats the model's own bids by more
     than CELL_Z standard errors on data's deals (see the module notes). weights:
-    float32[G, F, B+1], the seat's current weights."""
+    float32[G, F, B+1], the seat's current weights. For the trump chooser a deal counts
+    once, in the cell of the trump its model names (a constant bid there changes the bid
+    under that trump, not the trump: kernel.policies.model_expects)."""
     y = data.run.signed()
-    k = model_choice(weights, data)
-    rows = np.arange(data.run.deals)
-    own = y[rows, np.maximum(k, 0)]
+    rows, k = joint_choice(weights, data)
+    y = y[rows]
+    own = y[np.arange(len(rows)), np.maximum(k, 0)]
     valid = (k >= 0) & ~np.isnan(own)
     h = data.columns.shape[1] - 2
-    cell = data.group * weights.shape[1] + data.columns[:, h + 1]
+    cell = data.group[rows] * weights.shape[1] + data.columns[rows, h + 1]
     out: list[CellBid] = []
     for key in np.unique(cell[valid]):
         idx = valid & (cell == key)
@@ -299,46 +302,9 @@ def _set_cell_bid(column: np.ndarray, bid: int) -> None:
     column[bid] += CELL_BID
 
 
-class CellShift(NamedTuple):
-    """A trump chooser's cell whose prediction for one bid is off by `shift` on average."""
-
-    group: int
-    column: int
-    bid: int
-    shift: float        # mean signed score minus the prediction, points per hand
-    se: float
-    deals: int
-
-
-def cell_shifts(weights: np.ndarray, data: SeatData) -> list[CellShift]:
-    """The trump chooser's cells where the model's prediction for a bid is off: within each
-    strength column (its hands under every trump choice they fall in it with), the mean of
-    signed score minus prediction per bid, where it is more than CELL_Z standard errors from
-    0 on at least MIN_CELL rows. Adding it to the cell's weight corrects the prediction there,
-    for the bid and for the trump choice alike: a constant bid cannot be forced on the
-    chooser's cell, since the same hand falls in another cell under each trump it could
-    name, and a weight above any prediction would name the trump instead of choosing it."""
-    y = data.run.signed()
-    h = data.columns.shape[1] - 2
-    out: list[CellShift] = []
-    for g in np.unique(data.group):
-        rows = np.flatnonzero(data.group == g)
-        error = y[rows] - predict(weights[g][:, data.run.bids], data.columns[rows])
-        column = data.columns[rows, h + 1]
-        for c in np.unique(column):
-            cell = error[column == c]
-            for k, b in enumerate(data.run.bids):
-                x = cell[~np.isnan(cell[:, k]), k]
-                if len(x) < MIN_CELL:
-                    continue
-                mean, se = float(x.mean()), float(x.std(ddof=1) / math.sqrt(len(x)))
-                if abs(mean) > CELL_Z * se:
-                    out.append(CellShift(int(g), int(c), int(b), mean, se, len(x)))
-    return out
-
-
 def gate_cells(v: Variant, h: int, deals: int, seed: int, workers: int | None,
-               echo: Callable[[str], None], held_out: int | None = None) -> dict[str, object]:
+               echo: Callable[[str], None],
+               held_out: int | None = None) -> dict[str, float | int | bool]:
     """Give the model's cells at size h a constant bid where one beats the model (see the
     module notes). Each cell found is judged on its own on the held-out deals, as the
     deviation of its seat alone: kept when the cell's hands gain there. (Judging the cells
@@ -357,44 +323,22 @@ def gate_cells(v: Variant, h: int, deals: int, seed: int, workers: int | None,
     trial = model.copy()
     # seat by seat in bidding order, each against the earlier seats' cells as changed: a
     # later seat's best bid after a sum of earlier bids depends on which hands make them
-    chooser = trump_chooser_seat(v)
-    shifts: list[CellShift] = []
     for s in bidding_order(v):
-        data = seat_data(v, h, s, deals, cell_seed, workers)
-        if s == chooser:
-            shifts = cell_shifts(model[h, s], data)
-            for d in shifts:
-                gated[s, d.group, d.column, d.bid] += d.shift
-        else:
-            for c in cell_bids(model[h, s], data):
-                _set_cell_bid(gated[s, c.group, c.column], c.bid)
-                found.append((s, c))
+        for c in cell_bids(model[h, s], seat_data(v, h, s, deals, cell_seed, workers)):
+            _set_cell_bid(gated[s, c.group, c.column], c.bid)
+            found.append((s, c))
         trial[h] = gated
         record_model(v, trial)
     record_model(v, model)            # judged as a deviation from the bidder before
-    if not found and not shifts:
+    if not found:
         echo(f"  {h} cards: no model cell where a constant bid beats the model")
-        return {"cells": 0, "kept_cells": 0, "shifted": 0, "kept": False}
+        return {"cells": 0, "kept_cells": 0, "kept": False}
     n = held_out or deals
-    judged = {s for s, _ in found} | ({chooser} if shifts else set())
-    gains = seat_gains(v, h, gated, n, model_held_out_seed(seed, h), workers, sorted(judged))
+    gains = seat_gains(v, h, gated, n, model_held_out_seed(seed, h), workers,
+                       sorted({s for s, _ in found}))
     kept = model[h].copy()
     per_deal = np.zeros(n)
     cells = 0
-    if shifts and chooser is not None:
-        gain = gains[chooser][0]
-        mean, se = float(gain.mean()), float(gain.std(ddof=1) / math.sqrt(n))
-        keep_shifts = mean > 0
-        if keep_shifts:
-            kept[chooser] = gated[chooser]
-            per_deal += gain / v.players
-        echo(f"  {h} cards: seat {chooser} names trump as it bids; {len(shifts)} of its cells' "
-             f"predictions for a bid were off by more than {CELL_Z:g} standard errors "
-             f"({deals} deals per seat), each corrected by its mean error: it gains "
-             f"{mean:+.4f} ± {Z95 * se:.4f} per hand of the seat on {n} held-out deals: "
-             f"{'kept' if keep_shifts else 'not kept'}")
-        if not keep_shifts:
-            shifts = []
     top = tables.score.shape[0]          # the cap of a heard sum: H + 1, "or more"
     if found:
         echo(f"  {h} cards: {len(found)} model cell{'s' if len(found) > 1 else ''} where a "
@@ -402,7 +346,9 @@ def gate_cells(v: Variant, h: int, deals: int, seed: int, workers: int | None,
              f"held-out deals:")
     for s, c in found:
         gain, data = gains[s]
-        inside = (data.group == c.group) & (data.columns[:, h + 1] == c.column)
+        # a deal's cell under the trump the seat names (the deal's own row elsewhere)
+        rows, _ = joint_choice(gated[s], data)
+        inside = (data.group[rows] == c.group) & (data.columns[rows, h + 1] == c.column)
         cell_gain = gain[inside]
         m = len(cell_gain)
         mean = float(cell_gain.mean()) if m else 0.0
@@ -417,17 +363,16 @@ def gate_cells(v: Variant, h: int, deals: int, seed: int, workers: int | None,
         echo(f"    seat {s}, {heard}, strength column {c.column}: bid {c.bid} gains "
              f"{mean:+.3f} ± {Z95 * se:.3f} per hand of the cell (n={m}): "
              f"{'kept' if keep else 'not kept'}")
-    if cells or shifts:
+    if cells:
         model[h] = kept
         record_model(v, model)
     gain_all = float(per_deal.mean())
     se_all = float(per_deal.std(ddof=1) / math.sqrt(n))
-    echo(f"  {h} cards: {cells} of {len(found)} cells kept"
-         f"{', and the trump chooser corrected' if shifts else ''}; together they gain "
+    echo(f"  {h} cards: {cells} of {len(found)} cells kept; together they gain "
          f"{gain_all:+.4f} ± {Z95 * se_all:.4f} per seat-hand on the held-out deals that "
          f"chose them")
-    return {"cells": len(found), "kept_cells": cells, "shifted": len(shifts), "gain": gain_all,
-            "se": se_all, "kept": cells > 0 or bool(shifts)}
+    return {"cells": len(found), "kept_cells": cells, "gain": gain_all, "se": se_all,
+            "kept": cells > 0}
 
 
 def train_model_size(v: Variant, h: int, deals: int, seed: int, max_iter: int,

@@ -39,6 +39,7 @@ from simulate.tables.layout import (
     BID_HEURISTIC,
     BID_RANDOM,
     BID_TABLE,
+    CELL_BID,
     FOOL_NEEDS_EXACT,
     FOOL_POINTS,
     KIND,
@@ -255,8 +256,9 @@ def model_bid(lo, hi, excluded, hand, h, t, seat, heard_sum, rate, suit_mask, mo
 @kernel_jit(inline=True)
 def joint_trump(P, lo, hi, excluded, hand, h, seat, rate, tabs, value, want):
     """(trump, bid) of a chooser who bids first and names trump with the learned model: the
-    choice whose best allowed bid (lo..hi, not `excluded`) the model predicts to score best,
-    ties to the earlier choice, and that bid (model_bid's for the trump named, so the
+    choice whose best allowed bid (lo..hi, not `excluded`) the model predicts to score best
+    (model_expects: a cell's constant bid left out), ties to the earlier choice, and the bid
+    model_bid makes under the trump named (a cell's constant bid included; so the
     bidding need not ask the model again); (-1, -1) where the model has no weights for the
     seat at this size (the model is fitted on every trump choice for this seat,
     simulate.hands.train_model). value: float64[>= hi + 1] scratch.
@@ -299,15 +301,32 @@ def joint_trump(P, lo, hi, excluded, hand, h, seat, rate, tabs, value, want):
                       tabs.bid_model, tabs.model_label, value)
         if b < 0:
             return np.int64(-1), np.int64(-1)
+        score = model_expects(value, lo, hi, excluded)
         if step > 0 and wanted >= 0:
             # best_v is the wanted choice's; the full loop keeps the first of equal scores
-            if value[b] > best_v or (i < wanted and value[b] == best_v):
+            if score > best_v or (i < wanted and score == best_v):
                 return np.int64(t), b
-        elif best_t < 0 or value[b] > best_v:
+        elif best_t < 0 or score > best_v:
             best_t = np.int64(t)
             best_b = b
-            best_v = value[b]
+            best_v = score
     return best_t, best_b
+
+
+@kernel_jit(inline=True)
+def model_expects(value, lo, hi, excluded):
+    """What the model expects of a trump: the largest of model_bid's predictions `value` over
+    the allowed bids lo..hi (not `excluded`), each with a cell's constant-bid weight
+    (CELL_BID) taken off. Without constant bids that is the chosen bid's own prediction; with
+    one, the cell changes the bid made under the trump named, not which trump is named."""
+    best = -math.inf
+    for k in range(lo, hi + 1):
+        x = value[k]
+        if x > CELL_BID / 2:
+            x -= CELL_BID
+        if k != excluded and x > best:
+            best = x
+    return best
 
 
 @kernel_jit(inline=True)

@@ -101,6 +101,10 @@ D_PLAY = int(DecisionKind.PLAY)
 # the learned bidder (simulate.tables.bid_model): trumps above this share the strength x
 # trumps column
 MODEL_TRUMP_CAP = 6
+# added to the weight of a model cell's constant bid (simulate.hands.train_model's cell
+# check): above any prediction, so the cell bids it; the trump chooser compares trumps
+# with it taken off, so a cell's constant bid changes the bid, never the trump named
+CELL_BID = 10_000.0
 
 # policies
 PLAY_RANDOM, PLAY_GREEDY, PLAY_PRECISION = 0, 1, 2
