@@ -227,9 +227,11 @@ def deviation_gain(v: Variant, h: int, candidate: np.ndarray, deals: int, seed: 
     return (float(per_deal.mean()), float(per_deal.std(ddof=1) / math.sqrt(deals)), deals)
 
 
+SeatGains = dict[int, tuple[np.ndarray, SeatData]]   # per seat: gains per deal, its run
+
+
 def seat_gains(v: Variant, h: int, candidate: np.ndarray, deals: int, seed: int,
-               workers: int | None, seats: Iterable[int]) -> dict[int, tuple[np.ndarray,
-                                                                        SeatData]]:
+               workers: int | None, seats: Iterable[int]) -> SeatGains:
     """Per seat of `seats`: (float64[deals] the signed points each deal gains when that seat
     alone bids by `candidate` instead of the current bidder, every other seat on the current
     bidder; the seat's forced run on those deals)."""
@@ -340,10 +342,9 @@ def gate_cells(v: Variant, h: int, deals: int, seed: int, workers: int | None,
     per_deal = np.zeros(n)
     cells = 0
     top = tables.score.shape[0]          # the cap of a heard sum: H + 1, "or more"
-    if found:
-        echo(f"  {h} cards: {len(found)} model cell{'s' if len(found) > 1 else ''} where a "
-             f"constant bid beat the model ({deals} deals per seat); each judged on {n} "
-             f"held-out deals:")
+    echo(f"  {h} cards: {len(found)} model cell{'s' if len(found) > 1 else ''} where a "
+         f"constant bid beat the model ({deals} deals per seat); each judged on {n} "
+         f"held-out deals:")
     for s, c in found:
         gain, data = gains[s]
         # a deal's cell under the trump the seat names (the deal's own row elsewhere)
