@@ -221,26 +221,28 @@ def deviation_gain(v: Variant, h: int, candidate: np.ndarray, deals: int, seed: 
     from the current bidder to `candidate` (float32[n, G, F, B+1] at size h), see the module
     notes."""
     per_deal = np.zeros(deals)
-    for gain, _ in seat_gains(v, h, candidate, deals, seed, workers,
+    for gain, _, _ in seat_gains(v, h, candidate, deals, seed, workers,
                               range(v.players)).values():
         per_deal += gain / v.players
     return (float(per_deal.mean()), float(per_deal.std(ddof=1) / math.sqrt(deals)), deals)
 
 
-SeatGains = dict[int, tuple[np.ndarray, SeatData]]   # per seat: gains per deal, its run
+# per seat: (gains per deal, its forced run, each deal's row in that run as the seat chose)
+SeatGains = dict[int, tuple[np.ndarray, SeatData, np.ndarray]]
 
 
 def seat_gains(v: Variant, h: int, candidate: np.ndarray, deals: int, seed: int,
                workers: int | None, seats: Iterable[int]) -> SeatGains:
     """Per seat of `seats`: (float64[deals] the signed points each deal gains when that seat
     alone bids by `candidate` instead of the current bidder, every other seat on the current
-    bidder; the seat's forced run on those deals)."""
+    bidder; the seat's forced run on those deals; int64[deals] the row of that run each deal's
+    candidate bid is read from: for the trump chooser, the trump it names)."""
     job = make_job(v, h, deals, seed, "precision", "table", None, None, None)
     out = records_arrays(job, workers)
     natural = out.seat_out[:, :, S_BID].astype(np.int64)
     trump_index = {TRUMP_NAMES.index(name): i for i, name in enumerate(v.trump_choices)}
     named = np.array([trump_index.get(int(t), 0) for t in out.hand_out[:, H_TRUMP]])
-    gains: dict[int, tuple[np.ndarray, SeatData]] = {}
+    gains: SeatGains = {}
     for seat in seats:
         data = seat_data(v, h, seat, deals, seed, workers)
         y = data.run.signed()
@@ -251,7 +253,7 @@ def seat_gains(v: Variant, h: int, candidate: np.ndarray, deals: int, seed: int,
         own = y[own_rows, natural[:, seat] - data.run.bids[0]]
         rows, k = joint_choice(candidate[seat], data)
         new = np.where(k >= 0, y[rows, np.maximum(k, 0)], own)
-        gains[seat] = (np.nan_to_num(new - own), data)
+        gains[seat] = (np.nan_to_num(new - own), data, rows)
     return gains
 
 
@@ -346,9 +348,7 @@ def gate_cells(v: Variant, h: int, deals: int, seed: int, workers: int | None,
          f"constant bid beat the model ({deals} deals per seat); each judged on {n} "
          f"held-out deals:")
     for s, c in found:
-        gain, data = gains[s]
-        # a deal's cell under the trump the seat names (the deal's own row elsewhere)
-        rows, _ = joint_choice(gated[s], data)
+        gain, data, rows = gains[s]     # rows: the trump the seat names, for the chooser
         inside = (data.group[rows] == c.group) & (data.columns[rows, h + 1] == c.column)
         cell_gain = gain[inside]
         m = len(cell_gain)
